@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import { registerRestRoutes, type RestCompatDeps } from './router.ts';
+import { v1Routes } from './v1.routes.ts';
+
+export { familyOf, restError } from './errors.ts';
+
+/** Every REST family of the contract, mounted on the app. */
+export function mountRestCompat(app: FastifyInstance, deps: RestCompatDeps): void {
+  registerRestRoutes(app, [...v1Routes], deps);
+}

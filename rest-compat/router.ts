@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type DocumentNode, execute, type GraphQLSchema, Kind, parse, validate } from 'graphql';
+import { type KeySource, keyFromHeaders, type Principal } from '../src/auth/authenticate.ts';
+import type { CreateContext } from '../src/context.ts';
+import { errorOfResult, type Family, restError } from './errors.ts';
+import type { RestRoute } from './route.ts';
+
+export interface RestCompatDeps {
+  schema: GraphQLSchema;
+  authenticate: (apiKey: string) => Promise<Principal>;
+  createContext: CreateContext;
+}
+
+const KEY_SOURCE: Record<Family, KeySource> = { v1: 'x-api-key', legacy: 'bearer', adapter: 'bearer' };
+
+/** Parses and validates a stored operation against the schema; a broken one stops the server from starting. */
+export function loadOperation(schema: GraphQLSchema, name: string): DocumentNode {
+  const file = new URL(`./operations/${name}.graphql`, import.meta.url);
+  const document = parse(readFileSync(file, 'utf8'));
+  const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  if (ops.length !== 1 || ops[0]?.name?.value !== name) {
+    throw new Error(`rest-compat operation ${name}.graphql must hold exactly one operation named ${name}`);
+  }
+  const errors = validate(schema, document);
+  if (errors.length > 0) throw new Error(`rest-compat operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
+  return document;
+}
+
+/** Mounts every route: authenticate → map input → execute the stored operation → map output or error. */
+export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRoute[], deps: RestCompatDeps): void {
+  for (const route of routes) {
+    const document = loadOperation(deps.schema, route.operation);
+    app.route({
+      method: route.method,
+      url: route.path.replace(/\{(\w+)\}/g, ':$1'),
+      handler: async (request, reply) => {
+        try {
+          const principal = await deps.authenticate(keyFromHeaders(request.headers, KEY_SOURCE[route.family]));
+          const variables = route.variables(restRequest(request));
+          const result = await execute({
+            schema: deps.schema,
+            document,
+            variableValues: variables,
+            contextValue: deps.createContext(principal, request.id ?? randomUUID(), request.log),
+          });
+          if (result.errors?.length) throw errorOfResult(result.errors[0]!);
+          const { status, body } = route.respond(result.data);
+          return reply.code(status).send(body);
+        } catch (err) {
+          const failure = restError(route.family, err, request.log);
+          return reply.code(failure.status).headers(failure.headers).send(failure.body);
+        }
+      },
+    });
+  }
+}
+
+function restRequest(request: FastifyRequest): { params: Record<string, string>; query: Record<string, unknown>; body: unknown } {
+  return {
+    params: (request.params ?? {}) as Record<string, string>,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    body: request.body,
+  };
+}

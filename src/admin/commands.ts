@@ -1,0 +1,37 @@
+import { InvalidInput } from '../errors.ts';
+import type { PartnersService } from '../partners.service.ts';
+
+export const ADMIN_COMMANDS = ['create-partner', 'create-key', 'revoke-key'] as const;
+export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
+export type AdminArgs = Record<string, string | undefined>;
+
+export function isAdminCommand(value: string): value is AdminCommand {
+  return (ADMIN_COMMANDS as readonly string[]).includes(value);
+}
+
+/** The admin commands, run the same way by the CLI (own database) and the server's loopback endpoint. */
+export async function runAdminCommand(partners: PartnersService, command: string, args: AdminArgs): Promise<object> {
+  switch (command) {
+    case 'create-partner':
+      return partners.createPartner({
+        name: required(args, 'name'),
+        tier: required(args, 'tier'),
+        legacyPlan: args['legacy-plan'] ?? null,
+      });
+    case 'create-key':
+      return partners.createApiKey({
+        partnerId: required(args, 'partner'),
+        scopes: args.scopes === undefined ? undefined : args.scopes.split(',').map((s) => s.trim()).filter(Boolean),
+      });
+    case 'revoke-key':
+      return partners.revokeApiKey(required(args, 'prefix'));
+    default:
+      throw new InvalidInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
+  }
+}
+
+function required(args: AdminArgs, name: string): string {
+  const value = args[name];
+  if (value === undefined || value === '') throw new InvalidInput(`--${name} is required`);
+  return value;
+}

@@ -1,0 +1,24 @@
+import { Forbidden } from '../errors.ts';
+import type { Principal } from './authenticate.ts';
+import { type Scope, type Tier, TIER_NAMES } from './scopes.ts';
+
+export interface AccessRule {
+  /** The named scope the key must hold. */
+  scope: Scope;
+  /** Tiers the feature is sold in; omitted means every tier. */
+  tiers?: readonly Tier[];
+}
+
+/**
+ * The one place scopes and tiers are enforced; resolvers call it before touching a service.
+ * Failures are 403 naming what is missing (DESIGN §9).
+ */
+export function requireAccess(principal: Principal, rule: AccessRule): void {
+  if (!principal.scopes.has(rule.scope)) {
+    throw new Forbidden(`API key lacks the required scope '${rule.scope}'`);
+  }
+  if (rule.tiers && !rule.tiers.includes(principal.partner.tier)) {
+    const names = rule.tiers.map((t) => TIER_NAMES[t]).join(' or ');
+    throw new Forbidden(`this operation requires the ${names} tier (partner is on ${TIER_NAMES[principal.partner.tier]})`);
+  }
+}

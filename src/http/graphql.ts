@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { type Authenticate, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
+import type { CreateContext, RequestContext } from '../context.ts';
+import { AppError, Unauthenticated } from '../errors.ts';
+import { formatGraphQLError } from './format-error.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export interface GraphQLEndpoint {
+  /** Closes every WebSocket (clients see 1001 Going Away) and stops Apollo. */
+  stop(): Promise<void>;
+}
+
+/** `/graphql` over HTTP (Apollo Server) and graphql-ws subscriptions on the same path. */
+export async function mountGraphQL(
+  app: FastifyInstance,
+  deps: { schema: GraphQLSchema; authenticate: Authenticate; createContext: CreateContext },
+): Promise<GraphQLEndpoint> {
+  const formatError = formatGraphQLError(app.log);
+  const apollo = new ApolloServer<RequestContext>({
+    schema: deps.schema,
+    // Partners generate typed clients from introspection; it is only reachable with a valid key anyway.
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError,
+    plugins: [fastifyApolloDrainPlugin(app)],
+  });
+  await apollo.start();
+
+  app.decorateRequest('principal', null);
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method === 'OPTIONS') return;
+      try {
+        request.principal = await deps.authenticate(keyFromHeaders(request.headers, 'either'));
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // Both shapes: `error` like the REST families, `errors` for GraphQL clients.
+        return reply.code(401).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
+      }
+    },
+    handler: fastifyApolloHandler(apollo, {
+      context: async (request) => deps.createContext(request.principal!, request.id, request.log),
+    }),
+  });
+
+  const wss = new WebSocketServer({ server: app.server, path: '/graphql' });
+  const ws = useServer<Record<string, unknown>, { principal?: Principal }>(
+    {
+      schema: deps.schema,
+      // No key, a bad key or a revoked key: the connection is closed with 4403 Forbidden.
+      onConnect: async (ctx) => {
+        const key = keyFromConnection(ctx.connectionParams, ctx.extra.request.headers);
+        if (!key) return false;
+        try {
+          ctx.extra.principal = await deps.authenticate(key);
+          return true;
+        } catch (err) {
+          if (err instanceof Unauthenticated) return false;
+          throw err;
+        }
+      },
+      context: (ctx) => deps.createContext(ctx.extra.principal!, randomUUID(), app.log),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : result,
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
+    },
+    wss,
+  );
+
+  return {
+    async stop() {
+      await ws.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await apollo.stop();
+    },
+  };
+}
+
+function keyFromConnection(
+  params: Record<string, unknown> | undefined,
+  headers: Record<string, string | string[] | undefined>,
+): string | undefined {
+  const apiKey = params?.apiKey ?? params?.['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey) return apiKey;
+  const authorization = params?.authorization ?? params?.Authorization;
+  if (typeof authorization === 'string' && authorization) return authorization.replace(/^Bearer\s+/i, '').trim();
+  try {
+    return keyFromHeaders(headers, 'either');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { AppError, InvalidInput, PayloadTooLarge } from '../errors.ts';
+
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+export interface ErrorResponder {
+  /** Status + body for an error raised outside a route handler (bad JSON, unknown route). */
+  (url: string, err: AppError, log: FastifyInstance['log']): { status: number; body: unknown; headers: Record<string, string> };
+}
+
+/** The Fastify app with health, readiness and error handling; routes are mounted by the composition root. */
+export function createHttpServer(config: Config, deps: { ready: () => Promise<void>; respondError: ErrorResponder }) {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: MAX_UPLOAD_BYTES + 1024 * 1024,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await deps.ready();
+      return { status: 'ready' };
+    } catch (err) {
+      return reply.code(503).send({ status: 'unavailable', error: (err as Error).message });
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = deps.respondError(request.url, new NotFoundRoute(request.method, request.url), request.log);
+    return reply.code(status).send(body);
+  });
+
+  // Errors Fastify raises itself (malformed JSON, body too large, unsupported content type) get the
+  // family's error shape; anything unknown is masked by the responder.
+  app.setErrorHandler((error: Error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode;
+    let appError: unknown = error;
+    if (status === 413) appError = new PayloadTooLarge(`request body is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+    else if (status === 415) appError = new UnsupportedMediaType(error.message);
+    else if (status && status >= 400 && status < 500) appError = new InvalidInput(error.message);
+    if (appError instanceof AppError) {
+      const r = deps.respondError(request.url, appError, request.log);
+      return reply.code(appError instanceof UnsupportedMediaType ? 415 : r.status).headers(r.headers).send(r.body);
+    }
+    const r = deps.respondError(request.url, error as AppError, request.log);
+    return reply.code(r.status).send(r.body);
+  });
+
+  return app;
+}
+
+class NotFoundRoute extends AppError {
+  constructor(method: string, url: string) {
+    super('NOT_FOUND', `route not found: ${method} ${url.split('?')[0]}`);
+  }
+}
+
+class UnsupportedMediaType extends AppError {
+  constructor(message: string) {
+    super('BAD_USER_INPUT', message);
+  }
+}

@@ -1,0 +1,164 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { sql } from 'kysely';
+import { parse as parseYaml } from 'yaml';
+import { connect, type Database } from '../db/connect.ts';
+import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
+import { resolvers } from '../resolvers/index.ts';
+import { familyOf, mountRestCompat, restError } from '../rest-compat/index.ts';
+import { mountAdminEndpoint } from './admin/admin-endpoint.ts';
+import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts';
+import { startBanner } from './banner.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { createContextFactory } from './context.ts';
+import { mountGraphQL } from './http/graphql.ts';
+import { createHttpServer } from './http/server.ts';
+import { createServices, type Services } from './services.ts';
+
+// The only composition root: config → database → services → schema → HTTP (GraphQL, graphql-ws, REST).
+
+const SCHEMA_DIR = new URL('../schema/', import.meta.url);
+
+export interface RunningApp {
+  url: string;
+  port: number;
+  services: Services;
+  database: Database;
+  /** Graceful stop: no new requests, in-flight ones finish, sockets close, database and lock released. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  config: Config;
+  /** An already-open database (tests); otherwise DATABASE_URL or the embedded one under DATA_DIR. */
+  database?: Database;
+  /** Create a demo partner when the embedded database has none (npm start). */
+  seedDemo?: boolean;
+  print?: (text: string) => void;
+}
+
+export function loadTypeDefs(): string[] {
+  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.graphql')).sort((a, b) =>
+    a === 'common.graphql' ? -1 : b === 'common.graphql' ? 1 : a.localeCompare(b),
+  );
+  return files.map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8'));
+}
+
+export function buildSchema() {
+  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+}
+
+export function loadOpenApiDocument(): unknown {
+  return parseYaml(readFileSync(new URL('openapi.yaml', SCHEMA_DIR), 'utf8'));
+}
+
+export async function startApp(options: StartOptions): Promise<RunningApp> {
+  const { config } = options;
+  let lock: DataDirLock | undefined;
+  let database = options.database;
+  if (!database) {
+    if (config.databaseUrl) database = await connect({ databaseUrl: config.databaseUrl });
+    else {
+      lock = acquireDataDirLock(config.dataDir, 'server');
+      database = await connect({ dataDir: config.dataDir }).catch((err) => {
+        lock?.release();
+        throw err;
+      });
+    }
+  }
+  const db = database.db;
+  try {
+    await migrateToLatest(db);
+    const services = createServices(db);
+    const schema = buildSchema();
+    const openapi = loadOpenApiDocument();
+    const createContext = createContextFactory(services);
+
+    const app = createHttpServer(config, {
+      ready: async () => {
+        await sql`select 1`.execute(db);
+        const pending = await pendingMigrations(db);
+        if (pending.length > 0) throw new Error(`pending migrations: ${pending.join(', ')}`);
+      },
+      respondError: (url, err, log) => restError(familyOf(url) ?? 'v1', err, log),
+    });
+    app.get('/openapi.json', async () => openapi);
+    const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext });
+    mountRestCompat(app, { schema, authenticate: services.authenticate, createContext });
+    let adminToken: string | undefined;
+    if (lock) mountAdminEndpoint(app, () => adminToken, services.partners);
+
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    if (lock) adminToken = lock.publishAdmin(port);
+    const url = config.publicUrl.startsWith(`http://localhost:${config.port}`) ? `http://localhost:${port}` : config.publicUrl;
+
+    const demo = options.seedDemo && database.kind === 'pglite' && (await services.partners.countPartners()) === 0
+      ? await services.partners.createPartner({ name: 'Demo partner', tier: 'embed' })
+      : undefined;
+    options.print?.(startBanner({ url, database: database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)', demo }));
+
+    const owned = database;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      port,
+      services,
+      database: owned,
+      close: () =>
+        (closing ??= (async () => {
+          await graphql.stop();
+          await app.close();
+          if (!options.database) await owned.close();
+          lock?.release();
+        })()),
+    };
+  } catch (err) {
+    if (!options.database) await database.close().catch(() => {});
+    lock?.release();
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await startApp({ config, seedDemo: true, print: (text) => process.stdout.write(text) });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: shutting down gracefully\n`);
+    const timer = setTimeout(() => {
+      process.stderr.write(`shutdown took longer than ${config.shutdownTimeoutMs} ms; exiting\n`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`shutdown failed: ${(err as Error).stack}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err) => {
+    process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

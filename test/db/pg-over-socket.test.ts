@@ -1,0 +1,66 @@
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { connect, createPglite, type Database } from '../../db/connect.ts';
+import { migrateToLatest, pendingMigrations } from '../../db/migrate.ts';
+import { migrations } from '../../db/migrations/index.ts';
+import { createPartnersService } from '../../src/partners.service.ts';
+import { createServices } from '../../src/services.ts';
+
+// The production path: DATABASE_URL → pg Pool → Postgres wire protocol. Here the server is PGlite behind
+// pglite-socket on loopback, starting empty, so the migrations run through `pg` exactly as in production.
+let server: PGLiteSocketServer;
+let database: Database;
+let pglite: Awaited<ReturnType<typeof createPglite>>;
+
+beforeAll(async () => {
+  pglite = await createPglite();
+  server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
+  await server.start();
+  const conn = server.getServerConn(); // host:port
+  database = await connect({ databaseUrl: `postgres://postgres:postgres@${conn}/postgres?sslmode=disable`, poolSize: 4 });
+});
+afterAll(async () => {
+  await database?.close();
+  await server?.stop();
+  await pglite?.close();
+});
+
+test('migrations run through pg against a server and are recorded', async () => {
+  expect(database.kind).toBe('postgres');
+  const applied = await migrateToLatest(database.db);
+  expect(applied).toEqual(Object.keys(migrations));
+  expect(await pendingMigrations(database.db)).toEqual([]);
+  expect(await migrateToLatest(database.db)).toEqual([]); // forward-only and idempotent
+  const tables = await sql<{ tableName: string }>`
+    select table_name from information_schema.tables where table_schema = 'public' order by table_name`.execute(database.db);
+  expect(tables.rows.map((r) => r.tableName)).toEqual(
+    expect.arrayContaining(['api_keys', 'partners', 'stores', 'tenants', 'vendors']),
+  );
+  const ext = await sql<{ extname: string }>`select extname from pg_extension where extname = 'vector'`.execute(database.db);
+  expect(ext.rows).toHaveLength(1);
+});
+
+test('a partner, its key and an authenticated lookup work over the wire', async () => {
+  const services = createServices(database.db);
+  const created = await services.partners.createPartner({ name: 'Wire Co', tier: 'extraction', legacyPlan: 'starter' });
+  const principal = await services.authenticate(created.apiKey);
+  expect(principal).toMatchObject({ partner: { id: created.partnerId, tier: 'extraction', legacyPlan: 'starter' }, defaultTenantId: created.tenantId });
+  const stored = await database.db.selectFrom('apiKeys').select(['keyHash', 'prefix']).where('partnerId', '=', created.partnerId).execute();
+  expect(stored).toHaveLength(1);
+  expect(stored[0]!.keyHash).toMatch(/^[0-9a-f]{64}$/);
+  expect(stored[0]!.keyHash).not.toContain(created.apiKey.slice(3));
+  expect(await services.vendors.list(principal, {})).toEqual([]);
+});
+
+test('constraints hold: one external store id per tenant, tier values checked', async () => {
+  const partners = createPartnersService(database.db);
+  const { tenantId } = await partners.createPartner({ name: 'Stores Co', tier: 'embed' });
+  await database.db.insertInto('stores').values({ tenantId, externalStoreId: 'X-1' }).execute();
+  await expect(database.db.insertInto('stores').values({ tenantId, externalStoreId: 'X-1' }).execute()).rejects.toMatchObject({
+    constraint: 'stores__tenant_id_external_store_id',
+  });
+  await expect(sql`insert into partners (name, tier) values ('bad', 'gold')`.execute(database.db)).rejects.toMatchObject({
+    constraint: 'partners__tier',
+  });
+});

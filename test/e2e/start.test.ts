@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, test } from 'vitest';
+import { lockFile } from '../../src/admin/data-dir-lock.ts';
+
+// The real process, as `npm start` runs it: its own embedded database in DATA_DIR, signals, restarts,
+// and the admin CLI beside it.
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'partner-api-e2e-'));
+const ENV = { ...process.env, DATA_DIR, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', METADATA_SERVER_DETECTION: 'none' };
+const running: ChildProcess[] = [];
+
+afterAll(() => running.forEach((p) => p.exitCode === null && p.kill('SIGKILL')));
+
+interface Server {
+  proc: ChildProcess;
+  base: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(): Promise<Server> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: ENV });
+  running.push(proc);
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on http:\/\/localhost:(\d+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve({ proc, base: `http://127.0.0.1:${m[1]}`, output: () => out, exited });
+      }
+    }, 50);
+    exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code}: ${out}`));
+    });
+  });
+}
+
+function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: ENV });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d) => (stdout += d));
+  proc.stderr.on('data', (d) => (stderr += d));
+  return new Promise((r) => proc.on('exit', (code) => r({ code, stdout, stderr })));
+}
+
+const vendors = (base: string, key: string) => fetch(`${base}/api/v1/partner/vendors`, { headers: { 'x-api-key': key } });
+
+test('npm start on an empty data directory: demo key, CLI beside it, graceful SIGTERM, data survives restart', async () => {
+  const first = await startServer();
+  const demoKey = /apiKey\s+(pk_[\w-]{32})/.exec(first.output())?.[1];
+  expect(first.output()).toContain('First start: created a demo partner (tier embed)');
+  expect(first.output()).toContain(`curl -H 'X-API-Key: ${demoKey}'`);
+  expect((await fetch(`${first.base}/healthz`)).status).toBe(200);
+  expect((await fetch(`${first.base}/readyz`)).status).toBe(200);
+  const listed = await vendors(first.base, demoKey!);
+  expect(listed.status).toBe(200);
+  expect(await listed.json()).toEqual({ vendors: [] });
+
+  // the CLI goes through the running server instead of opening its database
+  const created = await admin('create-partner', '--name', 'Acme Foods', '--tier', 'storage', '--legacy-plan', 'starter');
+  expect(created.stderr).toBe('');
+  expect(created.code).toBe(0);
+  const partner = JSON.parse(created.stdout.trim());
+  expect(Object.keys(partner).sort()).toEqual(['apiKey', 'partnerId', 'tenantId']);
+  expect((await vendors(first.base, partner.apiKey)).status).toBe(200);
+
+  // a second server on the same data directory refuses to start
+  const second = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: ENV });
+  running.push(second);
+  let secondOut = '';
+  second.stderr.on('data', (d) => (secondOut += d));
+  expect(await new Promise((r) => second.on('exit', r))).toBe(1);
+  expect(secondOut).toMatch(/in use by a running server \(pid \d+/);
+
+  // bad CLI input is a clear error, not a stack trace
+  const bad = await admin('create-partner', '--name', 'X', '--tier', 'gold');
+  expect(bad.code).toBe(1);
+  expect(bad.stderr.trim()).toBe('tier must be one of extraction, storage, embed');
+
+  first.proc.kill('SIGTERM');
+  expect(await first.exited).toBe(0);
+  expect(existsSync(lockFile(DATA_DIR))).toBe(false);
+
+  // with no server, the CLI opens the database itself (and takes the lock meanwhile)
+  const keyed = await admin('create-key', '--partner', partner.partnerId, '--scopes', 'read,invoices:read');
+  expect(keyed.code).toBe(0);
+  const { apiKey: scopedKey } = JSON.parse(keyed.stdout.trim());
+  expect(existsSync(lockFile(DATA_DIR))).toBe(false);
+
+  const again = await startServer();
+  expect(again.output()).not.toContain('First start');
+  for (const key of [demoKey!, partner.apiKey, scopedKey]) expect((await vendors(again.base, key)).status).toBe(200);
+
+  const revoked = await admin('revoke-key', '--prefix', scopedKey.slice(0, 11));
+  expect(revoked.code).toBe(0);
+  expect(JSON.parse(revoked.stdout.trim())).toEqual({ revoked: 1 });
+  expect((await vendors(again.base, scopedKey)).status).toBe(401);
+
+  again.proc.kill('SIGTERM');
+  expect(await again.exited).toBe(0);
+}, 120_000);

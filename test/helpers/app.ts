@@ -1,0 +1,104 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { Database } from '../../db/connect.ts';
+import type { LegacyPlan, Tier } from '../../db/types.ts';
+import { loadConfig } from '../../src/config.ts';
+import { type RunningApp, startApp } from '../../src/main.ts';
+import { freshDatabase } from './db.ts';
+import { assertMatchesContract } from './openapi.ts';
+
+export interface TestApp {
+  app: RunningApp;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  database: Database;
+  createPartner(opts?: { tier?: Tier; legacyPlan?: LegacyPlan; name?: string }): Promise<{ partnerId: string; tenantId: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+/** The whole service on a random loopback port over a fresh database, exactly as main.ts composes it. */
+export async function startTestApp(): Promise<TestApp> {
+  const database = await freshDatabase();
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-')),
+    NODE_ENV: 'test',
+  });
+  const app = await startApp({ config, database });
+  return {
+    app,
+    base: `http://127.0.0.1:${app.port}`,
+    database,
+    createPartner: (opts = {}) =>
+      app.services.partners.createPartner({
+        name: opts.name ?? `Partner ${Math.random().toString(36).slice(2, 8)}`,
+        tier: opts.tier ?? 'storage',
+        legacyPlan: opts.legacyPlan ?? null,
+      }),
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/**
+ * One HTTP call. Every response on a REST path (/api/...) is validated against schema/openapi.yaml:
+ * a route that drifts from the published contract fails the test that called it.
+ */
+export async function http<T = any>(
+  base: string,
+  method: string,
+  url: string,
+  opts: { headers?: Record<string, string | undefined>; json?: unknown; body?: string | Blob | FormData } = {},
+): Promise<HttpResult<T>> {
+  const headers = Object.fromEntries(Object.entries(opts.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  const res = await fetch(base + url, { method, headers, body });
+  const text = await res.text();
+  const parsed = res.headers.get('content-type')?.includes('json') && text ? JSON.parse(text) : text;
+  if (url.startsWith('/api/')) {
+    assertMatchesContract({ method, url, status: res.status, body: parsed, contentType: res.headers.get('content-type') ?? undefined });
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+/** POST /graphql with a key sent as X-API-Key (default) or Bearer. */
+export async function gql<T = any>(
+  base: string,
+  apiKey: string | undefined,
+  query: string,
+  variables?: Record<string, unknown>,
+  via: 'x-api-key' | 'bearer' = 'x-api-key',
+): Promise<HttpResult<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, any> }>; error?: string }>> {
+  const headers: Record<string, string> = {};
+  if (apiKey) headers[via === 'bearer' ? 'authorization' : 'x-api-key'] = via === 'bearer' ? `Bearer ${apiKey}` : apiKey;
+  return http(base, 'POST', '/graphql', { headers, json: { query, variables } });
+}
+
+/** Inserts a vendor row directly (no service creates vendors before invoices exist). */
+export async function insertVendor(
+  database: Database,
+  tenantId: string,
+  v: { name: string; invoiceCount?: number; totalSpent?: number },
+): Promise<string> {
+  const row = await sql<{ id: string }>`
+    insert into vendors (tenant_id, name, normalized_name, invoice_count, total_spent)
+    values (${tenantId}, ${v.name}, ${v.name.toLowerCase()}, ${v.invoiceCount ?? 0}, ${v.totalSpent ?? 0})
+    returning id`.execute(database.db);
+  return row.rows[0]!.id;
+}

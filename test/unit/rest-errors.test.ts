@@ -1,0 +1,61 @@
+import { GraphQLError } from 'graphql';
+import { describe, expect, test, vi } from 'vitest';
+import { errorOfResult, familyOf, restError } from '../../rest-compat/errors.ts';
+import { Conflict, Forbidden, InvalidInput, NotFound, PayloadTooLarge, RateLimited, Unauthenticated, Upstream } from '../../src/errors.ts';
+
+const log = { error: vi.fn() } as any;
+
+describe('rest-compat error table', () => {
+  test.each([
+    [InvalidInput.field('limit', 'must be an integer'), 400, 400],
+    [new Unauthenticated(), 401, 401],
+    [new Forbidden("API key lacks the required scope 'read'"), 403, 403],
+    [new NotFound('invoice'), 404, 404],
+    [new Conflict('same correlation_id, different body'), 409, 409],
+    [new PayloadTooLarge('file is larger than 25 MB'), 400, 413],
+    [new RateLimited(12), 429, 429],
+    [new Upstream('extraction failed'), 502, 500],
+  ])('%s → v1 %i, legacy %i', (err, v1, legacy) => {
+    const a = restError('v1', err, log);
+    expect(a.status).toBe(v1);
+    expect(a.body).toMatchObject({ error: err.message });
+    expect(a.body).not.toHaveProperty('success');
+    const b = restError('legacy', err, log);
+    expect(b.status).toBe(legacy);
+    expect(b.body).toMatchObject({ success: false, error: err.message });
+    expect(restError('adapter', err, log).status).toBe(v1);
+  });
+
+  test('429 carries retryAfter (seconds) in the body and the Retry-After header', () => {
+    const r = restError('v1', new RateLimited(7), log);
+    expect(r.body).toEqual({ error: 'rate limit exceeded', retryAfter: 7 });
+    expect(r.headers['retry-after']).toBe('7');
+  });
+
+  test('unknown errors are masked: 500, a correlation id in body and log, no message or stack', () => {
+    log.error.mockClear();
+    const r = restError('v1', new Error('connection refused at 10.0.0.3'), log);
+    expect(r.status).toBe(500);
+    expect(r.body.error).toMatch(/^internal server error \(correlation id [0-9a-f-]{36}\)$/);
+    expect(JSON.stringify(r.body)).not.toMatch(/10\.0\.0\.3|Error:/);
+    expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ correlationId: r.body.correlationId }), expect.any(String));
+    expect(restError('legacy', new Error('x'), log).body).toMatchObject({ success: false });
+  });
+
+  test('families by path', () => {
+    expect(familyOf('/api/v1/partner/vendors?limit=1')).toBe('v1');
+    expect(familyOf('/api/v1/partner/extract')).toBe('adapter');
+    expect(familyOf('/api/partner/usage')).toBe('legacy');
+    expect(familyOf('/graphql')).toBeUndefined();
+  });
+
+  test('variable coercion errors become 400s naming the variable; execution errors keep their cause', () => {
+    const coercion = errorOfResult(new GraphQLError('Variable "$tenantId" got invalid value "x"; Value is not a valid UUID: x'));
+    expect(coercion).toBeInstanceOf(InvalidInput);
+    expect((coercion as Error).message).toBe('tenantId: Value is not a valid UUID: x');
+    const cause = new NotFound('tenant');
+    expect(errorOfResult(new GraphQLError('tenant not found', { path: ['vendors'], originalError: cause }))).toBe(cause);
+    const crash = new TypeError('boom');
+    expect(errorOfResult(new GraphQLError('boom', { path: ['vendors'], originalError: crash }))).toBe(crash);
+  });
+});
