@@ -1,0 +1,79 @@
+// Shared shapes of the local extraction engine. Reading (bytes → words with boxes) and understanding
+// (words → fields) meet here.
+
+export type DocumentKind = 'invoice' | 'receipt';
+export type FileType = 'pdf' | 'jpeg' | 'png' | 'webp';
+
+/** One word with its box. Coordinates in page units with the origin at the top-left, y growing downwards. */
+export interface Word {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** 0–100: 100 for a PDF text layer, the OCR engine's confidence otherwise. */
+  confidence: number;
+}
+
+export interface PageText {
+  /** 1-based page number. */
+  page: number;
+  width: number;
+  height: number;
+  words: Word[];
+  source: 'text-layer' | 'ocr';
+  /** Time spent reading this page (text layer or render + OCR). */
+  ms: number;
+}
+
+export interface ExtractedLineItem {
+  description: string | null;
+  sku: string | null;
+  quantity: number | null;
+  unit: string | null;
+  unitPrice: number | null;
+  total: number | null;
+}
+
+/** 0–100 per field: how much evidence backs the value (0 when not found). */
+export type FieldConfidences = Record<string, number>;
+
+export interface ExtractedInvoiceFields {
+  vendorName: string | null;
+  invoiceNumber: string | null;
+  /** ISO yyyy-mm-dd. */
+  invoiceDate: string | null;
+  dueDate: string | null;
+  subtotal: number | null;
+  tax: number | null;
+  total: number | null;
+  /** ISO 4217, only when the document gives evidence for it. */
+  currency: string | null;
+  lineItems: ExtractedLineItem[];
+  /** 0–100 overall. */
+  confidence: number;
+  fieldConfidences: FieldConfidences;
+  /** Pages (1-based) this invoice was read from: a multi-vendor PDF yields several invoices. */
+  pages: number[];
+}
+
+export type PaymentMethodType = 'cash' | 'credit' | 'debit' | 'gift_card' | 'mobile' | 'check' | 'other' | 'unknown';
+
+export interface ExtractedReceiptFields {
+  merchantName: string | null;
+  receiptDate: string | null;
+  subtotal: number | null;
+  tax: number | null;
+  tip: number | null;
+  total: number | null;
+  currency: string | null;
+  paymentMethod: { type: PaymentMethodType; cardBrand: string | null; last4: string | null };
+  lineItems: ExtractedLineItem[];
+  confidence: number;
+  fieldConfidences: FieldConfidences;
+}
+
+/** A file that cannot be read as a document of the accepted types (→ 400 at the API). */
+export class UnsupportedFileError extends Error {}
+/** A file of an accepted type whose content could not be read (corrupt, encrypted) (→ record `failed`). */
+export class UnreadableDocumentError extends Error {}
