@@ -11,6 +11,9 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  GCS_BUCKET: z.string().min(3).optional(),
+  GCS_API_ENDPOINT: z.string().url().optional(),
+  GCS_PROJECT_ID: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -22,6 +25,8 @@ export interface Config {
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   nodeEnv: z.infer<typeof Env>['NODE_ENV'];
   shutdownTimeoutMs: number;
+  /** Documents go to this Google Cloud Storage bucket when set; otherwise to DATA_DIR/blobs. */
+  gcs: { bucket: string; apiEndpoint?: string; projectId?: string } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +47,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     nodeEnv: e.NODE_ENV,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    gcs: e.GCS_BUCKET
+      ? { bucket: e.GCS_BUCKET, apiEndpoint: e.GCS_API_ENDPOINT, projectId: e.GCS_PROJECT_ID }
+      : undefined,
   };
 }
 
