@@ -7,6 +7,10 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './types.ts';
 
+// A `date` is a calendar day: keep Postgres' 'YYYY-MM-DD' text instead of a Date at local midnight, which
+// shifts the day in any time zone west of UTC.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+
 export interface Database {
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';

@@ -56,12 +56,119 @@ export interface VendorsTable {
   createdAt: Timestamp;
 }
 
+type Json = ColumnType<unknown, string | undefined, string>;
+/** `date` columns come back as 'YYYY-MM-DD' strings (see connect.ts), never as local-midnight Dates. */
+type IsoDate = ColumnType<string, string | null | undefined, string | null>;
+type Decimal = ColumnType<string, number | null | undefined, number | null>;
+
+export type DocumentKind = 'invoice' | 'receipt';
+export type ExtractionStatus = 'processing' | 'processed' | 'failed';
+
+export interface DocumentsTable {
+  id: Generated<string>;
+  tenantId: string;
+  kind: DocumentKind;
+  fileType: 'pdf' | 'jpeg' | 'png' | 'webp';
+  mimeType: string;
+  sizeBytes: number;
+  sha256: string;
+  originalName: string | null;
+  blobKey: string | null;
+  pageCount: number | null;
+  createdAt: Timestamp;
+}
+
+export interface InvoicesTable {
+  id: Generated<string>;
+  tenantId: string;
+  documentId: string;
+  storeId: string | null;
+  vendorId: string | null;
+  status: Generated<ExtractionStatus>;
+  error: string | null;
+  vendorName: string | null;
+  invoiceNumber: string | null;
+  invoiceDate: IsoDate | null;
+  dueDate: IsoDate | null;
+  subtotal: Decimal | null;
+  tax: Decimal | null;
+  total: Decimal | null;
+  currency: string | null;
+  extractionConfidence: Decimal | null;
+  fieldConfidences: Json;
+  pages: ColumnType<number[], number[] | undefined, number[]>;
+  createdAt: Timestamp;
+  processedAt: Timestamp | null;
+}
+
+export interface LineItemsTable {
+  id: Generated<string>;
+  tenantId: string;
+  position: number;
+  description: string | null;
+  sku: string | null;
+  quantity: Decimal | null;
+  unit: string | null;
+  unitPrice: Decimal | null;
+  total: Decimal | null;
+  costCategory: string;
+}
+
+export interface InvoiceLineItemsTable extends LineItemsTable {
+  invoiceId: string;
+}
+
+export interface ReceiptLineItemsTable extends LineItemsTable {
+  receiptId: string;
+}
+
+export interface ReceiptsTable {
+  id: Generated<string>;
+  tenantId: string;
+  documentId: string;
+  status: Generated<ExtractionStatus>;
+  error: string | null;
+  merchantName: string | null;
+  receiptDate: IsoDate | null;
+  subtotal: Decimal | null;
+  tax: Decimal | null;
+  tip: Decimal | null;
+  total: Decimal | null;
+  currency: string | null;
+  taxCategory: string | null;
+  useType: Generated<'business' | 'personal' | 'mixed'>;
+  paymentType: Generated<string>;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  extractionConfidence: Decimal | null;
+  fieldConfidences: Json;
+  createdAt: Timestamp;
+  processedAt: Timestamp | null;
+}
+
+export interface OutboxEventsTable {
+  id: Generated<string>;
+  eventId: Generated<string>;
+  tenantId: string;
+  type: string;
+  subjectId: string;
+  payload: Json;
+  createdAt: Timestamp;
+  publishedAt: Timestamp | null;
+}
+
 export interface DB {
   partners: PartnersTable;
   apiKeys: ApiKeysTable;
   tenants: TenantsTable;
   stores: StoresTable;
   vendors: VendorsTable;
+  documents: DocumentsTable;
+  invoices: InvoicesTable;
+  invoiceLineItems: InvoiceLineItemsTable;
+  receipts: ReceiptsTable;
+  receiptLineItems: ReceiptLineItemsTable;
+  outboxEvents: OutboxEventsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from './types.ts';
 
 export interface Vendor {
@@ -28,4 +28,32 @@ export async function listVendors(
     .offset(page.offset)
     .execute();
   return rows.map((r) => ({ ...r, totalSpent: Number(r.totalSpent) }));
+}
+
+/**
+ * The tenant's vendor with this normalized name, created if new. `created` tells whether this call made it
+ * (xmax = 0 only for a freshly inserted row).
+ */
+export async function upsertVendor(
+  db: Kysely<DB>,
+  tenantId: string,
+  vendor: { name: string; normalizedName: string },
+): Promise<{ id: string; created: boolean }> {
+  const row = await db
+    .insertInto('vendors')
+    .values({ tenantId, name: vendor.name, normalizedName: vendor.normalizedName, totalSpent: 0 })
+    .onConflict((oc) => oc.constraint('vendors__tenant_id_normalized_name').doUpdateSet({ normalizedName: vendor.normalizedName }))
+    .returning(['id', sql<boolean>`(xmax = 0)`.as('created')])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, created: row.created };
+}
+
+/** Adds one processed invoice to the vendor's running totals. */
+export async function addVendorSpend(db: Kysely<DB>, tenantId: string, vendorId: string, total: number): Promise<void> {
+  await db
+    .updateTable('vendors')
+    .set((eb) => ({ invoiceCount: eb('invoiceCount', '+', 1), totalSpent: sql`total_spent + ${total}` }))
+    .where('tenantId', '=', tenantId)
+    .where('id', '=', vendorId)
+    .execute();
 }

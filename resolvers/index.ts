@@ -1,7 +1,8 @@
+import { invoiceResolvers } from './invoices.resolvers.ts';
 import { scalarResolvers } from './scalars.ts';
 import { systemResolvers } from './system.resolvers.ts';
 import { vendorResolvers } from './vendors.resolvers.ts';
 import { viewerResolvers } from './viewer.resolvers.ts';
 
 /** All resolver maps; @graphql-tools/schema merges them with the SDL in schema/. */
-export const resolvers = [scalarResolvers, viewerResolvers, vendorResolvers, systemResolvers];
+export const resolvers = [scalarResolvers, viewerResolvers, vendorResolvers, invoiceResolvers, systemResolvers];

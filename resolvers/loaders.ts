@@ -1,10 +1,13 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../src/context.ts';
+import type { Invoice, LineItem } from '../src/invoices.service.ts';
 import type { StoreRow } from '../src/tenants.service.ts';
 
 /** Per-request DataLoaders, created on first use and dropped with the request's context. */
 export interface Loaders {
   storesByTenant: DataLoader<string, StoreRow[], string>;
+  invoice: DataLoader<string, Invoice | null, string>;
+  invoiceLineItems: DataLoader<string, LineItem[], string>;
 }
 
 const perRequest = new WeakMap<RequestContext, Loaders>();
@@ -13,11 +16,17 @@ export function loaders(ctx: RequestContext): Loaders {
   let l = perRequest.get(ctx);
   if (!l) {
     const partnerId = ctx.principal.partner.id;
+    // Cache keys carry the partner, so a loader can never serve one partner's rows to another; rows are
+    // looked up only among the caller's own tenants (fetched once per request).
+    const key = (id: string) => `${partnerId}:${id}`;
+    let tenantIds: Promise<string[]> | undefined;
+    const ownTenants = () =>
+      (tenantIds ??= ctx.services.tenants.listForPartner(ctx.principal).then((ts) => ts.map((t) => t.id)));
     l = {
-      // Keys are tenant ids the caller already owns (they come from its own tenant rows); the cache key
-      // still carries the partner so a loader can never serve one partner's rows to another.
-      storesByTenant: new DataLoader((tenantIds) => ctx.services.tenants.storesOfTenants(tenantIds), {
-        cacheKeyFn: (tenantId) => `${partnerId}:${tenantId}`,
+      storesByTenant: new DataLoader((ids) => ctx.services.tenants.storesOfTenants(ids), { cacheKeyFn: key }),
+      invoice: new DataLoader(async (ids) => ctx.services.invoices.byIds(await ownTenants(), ids), { cacheKeyFn: key }),
+      invoiceLineItems: new DataLoader(async (ids) => ctx.services.invoices.lineItemsOf(await ownTenants(), ids), {
+        cacheKeyFn: key,
       }),
     };
     perRequest.set(ctx, l);

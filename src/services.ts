@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
+import { categorizeLineItem } from './extraction/categories.ts';
+import { createInvoicesService } from './invoices.service.ts';
 import { createPartnersService } from './partners.service.ts';
 import { createTenantsService } from './tenants.service.ts';
 import { createVendorsService } from './vendors.service.ts';
@@ -13,6 +15,7 @@ export function createServices(db: Kysely<DB>) {
     partners: createPartnersService(db),
     tenants,
     vendors: createVendorsService(db, tenants),
+    invoices: createInvoicesService(db, { categorize: categorizeLineItem }),
   };
 }
 export type Services = ReturnType<typeof createServices>;

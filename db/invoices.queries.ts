@@ -1,0 +1,77 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { DB, InvoiceLineItemsTable, InvoicesTable } from './types.ts';
+
+export type InvoiceRow = Selectable<InvoicesTable>;
+export type InvoiceLineItemRow = Selectable<InvoiceLineItemsTable>;
+
+
+export async function insertInvoice(
+  db: Kysely<DB>,
+  tenantId: string,
+  invoice: { documentId: string; storeId: string | null },
+): Promise<InvoiceRow> {
+  return db
+    .insertInto('invoices')
+    .values({ tenantId, documentId: invoice.documentId, storeId: invoice.storeId, fieldConfidences: '{}' })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateInvoice(
+  db: Kysely<DB>,
+  tenantId: string,
+  invoiceId: string,
+  changes: Updateable<InvoicesTable>,
+): Promise<InvoiceRow> {
+  return db
+    .updateTable('invoices')
+    .set(changes)
+    .where('tenantId', '=', tenantId)
+    .where('id', '=', invoiceId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertInvoiceLineItems(
+  db: Kysely<DB>,
+  tenantId: string,
+  invoiceId: string,
+  items: ReadonlyArray<{
+    description: string | null;
+    sku: string | null;
+    quantity: number | null;
+    unit: string | null;
+    unitPrice: number | null;
+    total: number | null;
+    costCategory: string;
+  }>,
+): Promise<void> {
+  if (items.length === 0) return;
+  await db
+    .insertInto('invoiceLineItems')
+    .values(items.map((item, position) => ({ ...item, tenantId, invoiceId, position })))
+    .execute();
+}
+
+/** Invoices by id, restricted to the given tenants (a DataLoader batch). */
+export async function findInvoices(db: Kysely<DB>, tenantIds: readonly string[], ids: readonly string[]): Promise<InvoiceRow[]> {
+  if (tenantIds.length === 0 || ids.length === 0) return [];
+  return db.selectFrom('invoices').selectAll().where('tenantId', 'in', tenantIds).where('id', 'in', ids).execute();
+}
+
+/** Line items of several invoices, in document order (a DataLoader batch). */
+export async function listInvoiceLineItems(
+  db: Kysely<DB>,
+  tenantIds: readonly string[],
+  invoiceIds: readonly string[],
+): Promise<InvoiceLineItemRow[]> {
+  if (tenantIds.length === 0 || invoiceIds.length === 0) return [];
+  return db
+    .selectFrom('invoiceLineItems')
+    .selectAll()
+    .where('tenantId', 'in', tenantIds)
+    .where('invoiceId', 'in', invoiceIds)
+    .orderBy('invoiceId')
+    .orderBy('position')
+    .execute();
+}

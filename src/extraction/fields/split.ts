@@ -1,0 +1,44 @@
+// Multi-invoice PDFs: consecutive pages belong together until a page starts another invoice
+// (a different invoice number, or a different vendor at the top).
+import type { PageText } from '../types.ts';
+import { stripAccents } from './dates.ts';
+import { groupLines } from './layout.ts';
+import { invoiceNumber } from './numbers.ts';
+import { pickName } from './vendor.ts';
+
+export interface PageHeader {
+  vendor: string | null;
+  number: string | null;
+}
+
+const key = (s: string | null) => (s ? stripAccents(s).toLowerCase().replace(/[^a-z0-9]/g, '') : null);
+
+export type HeaderReader = (page: PageText) => PageHeader;
+
+export function splitInvoicePages(pages: PageText[], header: HeaderReader = readHeader): PageText[][] {
+  const groups: PageText[][] = [];
+  let cur: { vendor: string | null; number: string | null } | null = null;
+  for (const page of pages) {
+    const h = header(page);
+    const v = key(h.vendor);
+    const n = key(h.number);
+    const differs = cur !== null && ((n !== null && cur.number !== null && n !== cur.number) || (v !== null && cur.vendor !== null && v !== cur.vendor && n !== cur.number));
+    if (!cur || differs) {
+      groups.push([page]);
+      cur = { vendor: v, number: n };
+    } else {
+      groups[groups.length - 1]!.push(page);
+      cur.vendor ??= v;
+      cur.number ??= n;
+    }
+  }
+  return groups;
+}
+
+/** Vendor and invoice number printed on one page (only confident vendor names count). */
+export function readHeader(page: PageText): PageHeader {
+  const lines = groupLines(page);
+  const vendor = pickName(lines, 'invoice');
+  return { vendor: vendor.confidence >= 50 ? vendor.name : null, number: invoiceNumber(lines)?.value ?? null };
+}
+

@@ -1,0 +1,225 @@
+// OCR: image bytes → words with boxes. sharp normalises the image (EXIF orientation, grayscale, scale, contrast),
+// tesseract.js (WASM, LSTM model from @tesseract.js-data/eng, loaded from disk — never from the network) reads it.
+// Runs inside a reading worker (see read.worker.ts), which keeps one tesseract worker warm.
+
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { createWorker, OEM, PSM } from 'tesseract.js';
+import type { Worker as TesseractWorker } from 'tesseract.js';
+import { UnreadableDocumentError } from './types.ts';
+import type { Word } from './types.ts';
+
+const require = createRequire(import.meta.url);
+
+/** Where the English LSTM model lives on disk, and whether it is gzipped. */
+export function tesseractLangData(): { langPath: string; gzip: boolean } {
+  const dir = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+  if (existsSync(path.join(dir, 'eng.traineddata.gz'))) return { langPath: dir, gzip: true };
+  if (existsSync(path.join(dir, 'eng.traineddata'))) return { langPath: dir, gzip: false };
+  throw new Error(`the OCR language data is missing from ${dir} (expected eng.traineddata[.gz])`);
+}
+
+export interface PreprocessOptions {
+  /** Upscale so the long side is at least this many px (small scans/photos). */
+  minLongSide: number;
+  /** Downscale so the long side is at most this many px (huge phone photos: OCR time grows with pixels). */
+  maxLongSide: number;
+  /** Flatten uneven lighting (phone photos): divide by a heavily blurred copy of the image. */
+  flattenBackground: boolean;
+  /** Mild unsharp mask after scaling. */
+  sharpen: boolean;
+}
+
+export const DEFAULT_PREPROCESS: PreprocessOptions = {
+  minLongSide: 2000,
+  maxLongSide: 3000,
+  flattenBackground: false,
+  sharpen: false,
+};
+
+export interface PreparedImage {
+  /** PNG, 1 channel. */
+  png: Buffer;
+  /** Size of the (EXIF-oriented) input image: the coordinate space the words are reported in. */
+  width: number;
+  height: number;
+  /** Prepared-image pixels per input pixel. */
+  scale: number;
+}
+
+/** Normalise an image for OCR. Throws UnreadableDocumentError when the bytes cannot be decoded. */
+export async function prepareImage(input: Uint8Array | Buffer, opts: Partial<PreprocessOptions> = {}): Promise<PreparedImage> {
+  const o = { ...DEFAULT_PREPROCESS, ...opts };
+  let meta;
+  try {
+    meta = await sharp(input, { failOn: 'none', limitInputPixels: 120_000_000 }).metadata();
+  } catch (err) {
+    throw new UnreadableDocumentError(`the image could not be decoded (${(err as Error).message})`);
+  }
+  if (!meta.width || !meta.height) throw new UnreadableDocumentError('the image has no dimensions');
+  // EXIF orientations 5–8 swap width and height.
+  const swap = (meta.orientation ?? 1) >= 5;
+  const width = swap ? meta.height : meta.width;
+  const height = swap ? meta.width : meta.height;
+  const long = Math.max(width, height);
+  let scale = 1;
+  if (long < o.minLongSide) scale = o.minLongSide / long;
+  else if (long > o.maxLongSide) scale = o.maxLongSide / long;
+  const outW = Math.max(1, Math.round(width * scale));
+  const outH = Math.max(1, Math.round(height * scale));
+
+  try {
+    let img = sharp(input, { failOn: 'none', limitInputPixels: 120_000_000 })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .grayscale()
+      .toColourspace('b-w');
+    if (scale !== 1) img = img.resize(outW, outH, { kernel: scale > 1 ? 'cubic' : 'lanczos3', fit: 'fill' });
+    if (o.flattenBackground) {
+      const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+      const flat = await flattenBackground(data, info.width, info.height);
+      img = sharp(flat, { raw: { width: info.width, height: info.height, channels: 1 } }).toColourspace('b-w');
+    }
+    img = img.normalise({ lower: 1, upper: 99 });
+    if (o.sharpen) img = img.sharpen({ sigma: 1 });
+    const png = await img.png({ compressionLevel: 1 }).toBuffer();
+    return { png, width, height, scale: outW / width };
+  } catch (err) {
+    throw new UnreadableDocumentError(`the image could not be processed (${(err as Error).message})`);
+  }
+}
+
+/** Divide each pixel by a blurred estimate of the local paper brightness (removes shadows and gradients). */
+async function flattenBackground(gray: Buffer, width: number, height: number): Promise<Buffer> {
+  const sigma = Math.max(8, Math.round(Math.max(width, height) / 60));
+  // A dilation-like max over a neighbourhood would be better; a wide blur of a lightly "closed" image is close
+  // enough and cheap: small text strokes barely move the blurred mean.
+  const bg = await sharp(gray, { raw: { width, height, channels: 1 } })
+    .dilate(2)
+    .blur(sigma)
+    .raw()
+    .toBuffer();
+  const out = Buffer.allocUnsafe(gray.length);
+  for (let i = 0; i < gray.length; i++) {
+    const b = Math.max(bg[i]!, 1);
+    const v = (gray[i]! / b) * 255;
+    out[i] = v >= 255 ? 255 : v;
+  }
+  return out;
+}
+
+export interface OcrResult {
+  width: number;
+  height: number;
+  words: Word[];
+  /** Mean word confidence (0–100), 0 when no words. */
+  confidence: number;
+  ms: number;
+}
+
+export interface OcrEngine {
+  /** OCR an encoded image; words in input-image pixel coordinates (after EXIF orientation). */
+  recognizeImage(bytes: Uint8Array | Buffer, opts?: Partial<PreprocessOptions>): Promise<OcrResult>;
+  terminate(): Promise<void>;
+}
+
+interface TBBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+interface TWord {
+  text: string;
+  confidence: number;
+  bbox: TBBox;
+}
+
+export async function createOcrEngine(): Promise<OcrEngine> {
+  const { langPath, gzip } = tesseractLangData();
+  let worker: TesseractWorker | null = null;
+
+  async function start(): Promise<TesseractWorker> {
+    const w = await createWorker('eng', OEM.LSTM_ONLY, {
+      langPath,
+      gzip,
+      cacheMethod: 'none',
+      logger: () => undefined,
+      errorHandler: () => undefined,
+    });
+    await w.setParameters({
+      tessedit_pageseg_mode: PSM.AUTO,
+      user_defined_dpi: '300',
+      preserve_interword_spaces: '0',
+    });
+    return w;
+  }
+  worker = await start();
+
+  return {
+    async recognizeImage(bytes, opts) {
+      const t0 = performance.now();
+      const prepared = await prepareImage(bytes, opts);
+      worker ??= await start();
+      let result;
+      try {
+        result = await worker.recognize(prepared.png, {}, { blocks: true, text: false });
+      } catch (err) {
+        // A failed recognise can leave the WASM instance in a bad state: start a fresh one next time.
+        const dead = worker;
+        worker = null;
+        await dead?.terminate().catch(() => undefined);
+        throw new UnreadableDocumentError(`OCR failed (${(err as Error)?.message ?? String(err)})`);
+      }
+      const words = blocksToWords(result.data.blocks ?? [], 1 / prepared.scale, prepared.width, prepared.height);
+      const confidence = words.length ? words.reduce((s, w) => s + w.confidence, 0) / words.length : 0;
+      return {
+        width: prepared.width,
+        height: prepared.height,
+        words,
+        confidence: Math.round(confidence * 10) / 10,
+        ms: Math.round(performance.now() - t0),
+      };
+    },
+    async terminate() {
+      const w = worker;
+      worker = null;
+      await w?.terminate().catch(() => undefined);
+    },
+  };
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+
+/** tesseract blocks → words (tesseract's reading order: block, paragraph, line, word), rescaled by `k`. */
+export function blocksToWords(blocks: ReadonlyArray<unknown>, k: number, maxW: number, maxH: number): Word[] {
+  const out: Word[] = [];
+  for (const block of blocks as Array<{ paragraphs?: Array<{ lines?: Array<{ words?: TWord[] }> }> }>) {
+    for (const para of block.paragraphs ?? []) {
+      for (const line of para.lines ?? []) {
+        for (const w of line.words ?? []) {
+          const text = (w.text ?? '').trim();
+          if (!text) continue;
+          const x0 = Math.max(0, w.bbox.x0 * k);
+          const y0 = Math.max(0, w.bbox.y0 * k);
+          const x1 = Math.min(maxW, w.bbox.x1 * k);
+          const y1 = Math.min(maxH, w.bbox.y1 * k);
+          // A "word" of only box-drawing/noise characters with very low confidence is speckle, not text.
+          if (w.confidence < 20 && !/[\p{L}\p{N}]/u.test(text)) continue;
+          out.push({
+            text,
+            x: round2(x0),
+            y: round2(y0),
+            width: round2(Math.max(0, x1 - x0)),
+            height: round2(Math.max(0, y1 - y0)),
+            confidence: Math.round(Math.max(0, Math.min(100, w.confidence)) * 10) / 10,
+          });
+        }
+      }
+    }
+  }
+  return out;
+}

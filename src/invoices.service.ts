@@ -1,0 +1,221 @@
+import type { Kysely } from 'kysely';
+import { insertDocument } from '../db/documents.queries.ts';
+import {
+  findInvoices,
+  type InvoiceLineItemRow,
+  type InvoiceRow,
+  insertInvoice,
+  insertInvoiceLineItems,
+  listInvoiceLineItems,
+  updateInvoice,
+} from '../db/invoices.queries.ts';
+import { appendEvent } from '../db/outbox.queries.ts';
+import type { DB, DocumentsTable } from '../db/types.ts';
+import { addVendorSpend, upsertVendor } from '../db/vendors.queries.ts';
+import type { ExtractedInvoiceFields } from './extraction/types.ts';
+import { normalizeVendorName } from './vendor-name.ts';
+
+export type Categorize = (description: string, context: { vendorName?: string | null }) => string;
+
+export interface LineItem {
+  description: string | null;
+  sku: string | null;
+  quantity: number | null;
+  unit: string | null;
+  unitPrice: number | null;
+  total: number | null;
+  costCategory: string;
+}
+
+/** An invoice as the API shows it (ExtractedInvoice), plus what the service needs to know of it. */
+export interface Invoice {
+  id: string;
+  tenantId: string;
+  documentId: string;
+  storeId: string | null;
+  vendorId: string | null;
+  vendorName: string | null;
+  invoiceNumber: string | null;
+  invoiceDate: string | null;
+  dueDate: string | null;
+  subtotal: number | null;
+  tax: number | null;
+  total: number | null;
+  currency: string | null;
+  extractionConfidence: number | null;
+  fieldConfidences: Record<string, number>;
+  status: 'processing' | 'processed' | 'failed';
+  error: string | null;
+  pages: number[];
+  createdAt: Date;
+}
+
+export type NewDocument = Omit<DocumentsTable, 'id' | 'tenantId' | 'createdAt' | 'kind'>;
+
+/**
+ * Recording invoices: every state change and its outbox event share one transaction
+ * (invoice.created → invoice.processed | invoice.failed; vendor.created for a new normalized vendor name).
+ */
+export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Categorize }) {
+  async function withLines(rows: InvoiceRow[]): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
+    const lines = await listInvoiceLineItems(db, [...new Set(rows.map((r) => r.tenantId))], rows.map((r) => r.id));
+    return rows.map((r) => ({ ...toInvoice(r), lineItems: lines.filter((l) => l.invoiceId === r.id).map(toLineItem) }));
+  }
+
+  return {
+    /** Stores the uploaded document and opens its invoice in `processing`. */
+    async start(tenantId: string, document: NewDocument, storeId: string | null): Promise<Invoice> {
+      return db.transaction().execute(async (trx) => {
+        const doc = await insertDocument(trx, tenantId, { ...document, kind: 'invoice' });
+        const row = await insertInvoice(trx, tenantId, { documentId: doc.id, storeId });
+        const invoice = toInvoice(row);
+        await appendEvent(trx, tenantId, { type: 'invoice.created', subjectId: row.id, payload: resource(invoice, []) });
+        return invoice;
+      });
+    },
+
+    /**
+     * Fills the invoice with what extraction found. A document holding several invoices (a multi-vendor PDF)
+     * fills the started one with the first and creates one more record per further invoice.
+     */
+    async complete(started: Invoice, extracted: readonly ExtractedInvoiceFields[]): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
+      if (extracted.length === 0) throw new Error('complete() needs at least one extracted invoice');
+      const { tenantId } = started;
+      const rows = await db.transaction().execute(async (trx) => {
+        const out: InvoiceRow[] = [];
+        for (const [i, fields] of extracted.entries()) {
+          let id = started.id;
+          if (i > 0) {
+            const extra = await insertInvoice(trx, tenantId, { documentId: started.documentId, storeId: started.storeId });
+            await appendEvent(trx, tenantId, { type: 'invoice.created', subjectId: extra.id, payload: resource(toInvoice(extra), []) });
+            id = extra.id;
+          }
+          let vendorId: string | null = null;
+          const normalized = fields.vendorName ? normalizeVendorName(fields.vendorName) : '';
+          if (fields.vendorName && normalized) {
+            const vendor = await upsertVendor(trx, tenantId, { name: fields.vendorName, normalizedName: normalized });
+            vendorId = vendor.id;
+            if (vendor.created) {
+              await appendEvent(trx, tenantId, {
+                type: 'vendor.created',
+                subjectId: vendor.id,
+                payload: { id: vendor.id, name: fields.vendorName, normalizedName: normalized, invoiceCount: 0, totalSpent: 0 },
+              });
+            }
+            await addVendorSpend(trx, tenantId, vendor.id, fields.total ?? 0);
+          }
+          const lineItems: LineItem[] = fields.lineItems.map((item) => ({
+            ...item,
+            costCategory: deps.categorize(item.description ?? '', { vendorName: fields.vendorName }),
+          }));
+          await insertInvoiceLineItems(trx, tenantId, id, lineItems);
+          const row = await updateInvoice(trx, tenantId, id, {
+            status: 'processed',
+            vendorId,
+            vendorName: fields.vendorName,
+            invoiceNumber: fields.invoiceNumber,
+            invoiceDate: fields.invoiceDate,
+            dueDate: fields.dueDate,
+            subtotal: fields.subtotal,
+            tax: fields.tax,
+            total: fields.total,
+            currency: fields.currency,
+            extractionConfidence: Math.round(fields.confidence * 100) / 100,
+            fieldConfidences: JSON.stringify(fields.fieldConfidences),
+            pages: fields.pages,
+            processedAt: new Date(),
+          });
+          await appendEvent(trx, tenantId, { type: 'invoice.processed', subjectId: id, payload: resource(toInvoice(row), lineItems) });
+          out.push(row);
+        }
+        return out;
+      });
+      return withLines(rows);
+    },
+
+    /** Ends the invoice `failed`, keeping why. */
+    async fail(started: Invoice, reason: string): Promise<Invoice> {
+      return db.transaction().execute(async (trx) => {
+        const row = await updateInvoice(trx, started.tenantId, started.id, { status: 'failed', error: reason, processedAt: new Date() });
+        const invoice = toInvoice(row);
+        await appendEvent(trx, started.tenantId, { type: 'invoice.failed', subjectId: row.id, payload: resource(invoice, []) });
+        return invoice;
+      });
+    },
+
+    /** Invoices by id among the given tenants, in the order of `ids` (null where none: a DataLoader batch). */
+    async byIds(tenantIds: readonly string[], ids: readonly string[]): Promise<Array<Invoice | null>> {
+      const rows = await findInvoices(db, tenantIds, ids);
+      return ids.map((id) => {
+        const row = rows.find((r) => r.id === id);
+        return row ? toInvoice(row) : null;
+      });
+    },
+
+    /** Line items per invoice id, in the order of `invoiceIds` (a DataLoader batch). */
+    async lineItemsOf(tenantIds: readonly string[], invoiceIds: readonly string[]): Promise<LineItem[][]> {
+      const rows = await listInvoiceLineItems(db, tenantIds, invoiceIds);
+      return invoiceIds.map((id) => rows.filter((r) => r.invoiceId === id).map(toLineItem));
+    },
+  };
+}
+export type InvoicesService = ReturnType<typeof createInvoicesService>;
+
+/** The ExtractedInvoice resource (webhook payloads and REST bodies share it). */
+export function resource(invoice: Invoice, lineItems: readonly LineItem[]) {
+  return {
+    id: invoice.id,
+    vendorName: invoice.vendorName,
+    invoiceNumber: invoice.invoiceNumber,
+    invoiceDate: invoice.invoiceDate,
+    dueDate: invoice.dueDate,
+    subtotal: invoice.subtotal,
+    tax: invoice.tax,
+    total: invoice.total,
+    currency: invoice.currency,
+    extractionConfidence: invoice.extractionConfidence,
+    status: invoice.status,
+    lineItems,
+    costCategories: [...new Set(lineItems.map((l) => l.costCategory))],
+    createdAt: invoice.createdAt.toISOString(),
+    ...(invoice.error ? { error: invoice.error } : {}),
+  };
+}
+
+const num = (v: string | null) => (v === null ? null : Number(v));
+
+function toInvoice(r: InvoiceRow): Invoice {
+  return {
+    id: r.id,
+    tenantId: r.tenantId,
+    documentId: r.documentId,
+    storeId: r.storeId,
+    vendorId: r.vendorId,
+    vendorName: r.vendorName,
+    invoiceNumber: r.invoiceNumber,
+    invoiceDate: r.invoiceDate,
+    dueDate: r.dueDate,
+    subtotal: num(r.subtotal),
+    tax: num(r.tax),
+    total: num(r.total),
+    currency: r.currency,
+    extractionConfidence: num(r.extractionConfidence),
+    fieldConfidences: (r.fieldConfidences ?? {}) as Record<string, number>,
+    status: r.status,
+    error: r.error,
+    pages: r.pages,
+    createdAt: r.createdAt,
+  };
+}
+
+function toLineItem(r: InvoiceLineItemRow): LineItem {
+  return {
+    description: r.description,
+    sku: r.sku,
+    quantity: num(r.quantity),
+    unit: r.unit,
+    unitPrice: num(r.unitPrice),
+    total: num(r.total),
+    costCategory: r.costCategory,
+  };
+}

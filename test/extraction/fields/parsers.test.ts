@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { detectDecimalSeparator, findAmounts, parseAmount } from '../../../src/extraction/fields/amounts.ts';
+import { detectCurrency } from '../../../src/extraction/fields/currency.ts';
+import { findDates, inferDayFirst, parseDate } from '../../../src/extraction/fields/dates.ts';
+import { groupLines } from '../../../src/extraction/fields/layout.ts';
+import { detectPaymentMethod } from '../../../src/extraction/fields/payment.ts';
+import type { PageText } from '../../../src/extraction/types.ts';
+
+describe('dates', () => {
+  it.each([
+    ['2024-03-05', '2024-03-05'],
+    ['05.03.2024', '2024-03-05'],
+    ['05/03/2024', '2024-03-05'],
+    ['5 March 2024', '2024-03-05'],
+    ['5 mars 2024', '2024-03-05'],
+    ['5. März 2024', '2024-03-05'],
+    ['Mar 5, 2024', '2024-03-05'],
+    ['2024.03.05', '2024-03-05'],
+    ['05-MAR-2024', '2024-03-05'],
+    ['02/Jan/2017 10:49', '2017-01-02'],
+    ['11. Juli 2014', '2014-07-11'],
+    ['February 17, 2026', '2026-02-17'],
+    ['14. 05. 2022', '2022-05-14'],
+    ['31/01/22', '2022-01-31'],
+  ])('%s → %s', (text, iso) => expect(parseDate(text)).toBe(iso));
+
+  it('resolves ambiguous day/month with the hints', () => {
+    expect(parseDate('03/05/24', { dayFirst: false })).toBe('2024-03-05');
+    expect(parseDate('03/05/24', { dayFirst: true })).toBe('2024-05-03');
+    expect(findDates('03/05/24')[0]?.ambiguous).toBe(true);
+  });
+
+  it('infers day-first from other unambiguous dates, month-first from US evidence', () => {
+    expect(inferDayFirst('Date 03/05/2024 Delivery 25/05/2024')).toBe(true);
+    expect(inferDayFirst('Date 03/05/2024 Ship 05/25/2024')).toBe(false);
+    expect(inferDayFirst('Total USD 12.00 on 03/05/2024')).toBe(false);
+  });
+});
+
+describe('amounts', () => {
+  it.each([
+    ['1,234.56', 1234.56],
+    ['1.234,56', 1234.56],
+    ['1 234,56', 1234.56],
+    ['1234,56', 1234.56],
+    ['-12.00', -12],
+    ['12.00-', -12],
+    ['(12.00)', -12],
+    ['RM 10.60', 10.6],
+    ['€ 1.005,55', 1005.55],
+    ['12,00 EUR', 12],
+    ['3. 90', 3.9],
+    ['1O.5O', 10.5],
+  ])('%s → %s', (text, value) => expect(parseAmount(text)).toBe(value));
+
+  it('skips dates, times and percentages', () => {
+    expect(findAmounts('31/01/2022 12:37 20,00% 104,90').map((a) => a.value)).toEqual([104.9]);
+  });
+
+  it('decides the decimal separator per document', () => {
+    expect(detectDecimalSeparator('100,00 4,90 104,90')).toBe(',');
+    expect(detectDecimalSeparator('Subtotal 1,250.00 Tax 100.00')).toBe('.');
+    expect(parseAmount('1.250', ',')).toBe(1250);
+    expect(parseAmount('1.250', '.')).toBe(1.25);
+  });
+});
+
+describe('currency', () => {
+  it('maps symbols and codes, needs context for $ and returns null without evidence', () => {
+    expect(detectCurrency('TOTAL RM 10.60').currency).toBe('MYR');
+    expect(detectCurrency('Total 12,00 €').currency).toBe('EUR');
+    expect(detectCurrency('Total $12.00').currency).toBeNull();
+    expect(detectCurrency('Total $12.00  Toronto, Ontario  HST').currency).toBe('CAD');
+    expect(detectCurrency('Total 12.00').currency).toBeNull();
+    expect(detectCurrency('Amount due USD 40.00').currency).toBe('USD');
+  });
+});
+
+describe('payment method', () => {
+  it('detects cards with brand and last 4, and cash', () => {
+    expect(detectPaymentMethod('VISA ************1234 APPROVED')).toEqual({ type: 'credit', cardBrand: 'VISA', last4: '1234' });
+    expect(detectPaymentMethod('MasterCard XXXX XXXX XXXX 9876')).toMatchObject({ cardBrand: 'MASTERCARD', last4: '9876' });
+    expect(detectPaymentMethod('KOPĀ EUR 3.90\nKARTE 3.90').type).toBe('credit');
+    expect(detectPaymentMethod('SKAIDRA NAUDA 5.00 ATLIKUMS 1.10')).toEqual({ type: 'cash', cardBrand: null, last4: null });
+    expect(detectPaymentMethod('DEBIT CARD ****4321').type).toBe('debit');
+    expect(detectPaymentMethod('CASH 20.00 CHANGE 2.00').type).toBe('cash');
+    expect(detectPaymentMethod('thank you').type).toBe('unknown');
+  });
+});
+
+describe('layout', () => {
+  it('groups skewed words into lines sorted by x', () => {
+    const p: PageText = {
+      page: 1, width: 500, height: 200, source: 'ocr', ms: 1,
+      words: [
+        { text: 'TOTAL', x: 10, y: 50, width: 40, height: 12, confidence: 90 },
+        { text: 'Item', x: 10, y: 20, width: 30, height: 12, confidence: 90 },
+        { text: '12.50', x: 200, y: 54, width: 40, height: 12, confidence: 80 },
+        { text: '3.00', x: 200, y: 23, width: 30, height: 12, confidence: 90 },
+        { text: 'EUR', x: 60, y: 52, width: 30, height: 12, confidence: 90 },
+      ],
+    };
+    expect(groupLines(p).map((l) => l.text)).toEqual(['Item   3.00', 'TOTAL EUR   12.50']);
+  });
+});
