@@ -19,10 +19,22 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type ConnectOptions =
+export type ConnectOptions = (
   | { databaseUrl: string; poolSize?: number }
   | { dataDir: string }
-  | { pglite: PGlite; ownsPglite?: boolean };
+  | { pglite: PGlite; ownsPglite?: boolean }
+) & {
+  /** Sees every SQL statement Kysely runs (tests count them to prove there is no N+1). */
+  onQuery?: (sql: string) => void;
+};
+
+function kysely(pool: pg.Pool, onQuery?: (sql: string) => void): Kysely<DB> {
+  return new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+    ...(onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql)) } : {}),
+  });
+}
 
 /**
  * One driver for both engines: Kysely's PostgresDialect over a `pg` Pool, which talks either to a real
@@ -32,7 +44,7 @@ export type ConnectOptions =
 export async function connect(options: ConnectOptions): Promise<Database> {
   if ('databaseUrl' in options) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    const db = kysely(pool, options.onQuery);
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   let pglite: PGlite;
@@ -46,7 +58,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     pglite = await PGlite.create({ dataDir: dir, extensions: { vector } });
   }
   const pool = new pg.Pool(createPgConfig(pglite));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  const db = kysely(pool, options.onQuery);
   return {
     db,
     kind: 'pglite',

@@ -10,3 +10,7 @@ export async function insertDocument(
 ): Promise<DocumentRow> {
   return db.insertInto('documents').values({ ...doc, tenantId }).returningAll().executeTakeFirstOrThrow();
 }
+
+export async function setDocumentPageCount(db: Kysely<DB>, tenantId: string, documentId: string, pageCount: number): Promise<void> {
+  await db.updateTable('documents').set({ pageCount }).where('tenantId', '=', tenantId).where('id', '=', documentId).execute();
+}

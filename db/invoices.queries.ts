@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB, InvoiceLineItemsTable, InvoicesTable } from './types.ts';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
@@ -74,4 +74,47 @@ export async function listInvoiceLineItems(
     .orderBy('invoiceId')
     .orderBy('position')
     .execute();
+}
+
+/** A newest-first page starts after this row (created_at desc, id desc, compared at full precision in SQL). */
+export type AfterId = string | null;
+
+export interface InvoiceListFilter {
+  status?: string | null;
+  vendorId?: string | null;
+  vendorNormalizedName?: string | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+  storeId?: string | null;
+}
+
+/** A page of invoices, newest first (keyset on created_at, id); `limit` rows at most. */
+export async function pageInvoices(
+  db: Kysely<DB>,
+  tenantIds: readonly string[],
+  filter: InvoiceListFilter,
+  after: AfterId,
+  limit: number,
+): Promise<InvoiceRow[]> {
+  if (tenantIds.length === 0) return [];
+  let q = db.selectFrom('invoices').selectAll('invoices').where('invoices.tenantId', 'in', tenantIds);
+  if (filter.status) q = q.where('invoices.status', '=', filter.status as 'processed');
+  if (filter.vendorId) q = q.where('invoices.vendorId', '=', filter.vendorId);
+  if (filter.vendorNormalizedName) {
+    const name = filter.vendorNormalizedName;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('vendors')
+          .select('vendors.id')
+          .whereRef('vendors.id', '=', 'invoices.vendorId')
+          .where('vendors.normalizedName', '=', name),
+      ),
+    );
+  }
+  if (filter.dateFrom) q = q.where('invoices.invoiceDate', '>=', filter.dateFrom);
+  if (filter.dateTo) q = q.where('invoices.invoiceDate', '<=', filter.dateTo);
+  if (filter.storeId) q = q.where('invoices.storeId', '=', filter.storeId);
+  if (after) q = q.where(sql<boolean>`(invoices.created_at, invoices.id) < (select created_at, id from invoices where id = ${after})`);
+  return q.orderBy('invoices.createdAt', 'desc').orderBy('invoices.id', 'desc').limit(limit).execute();
 }

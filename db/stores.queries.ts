@@ -15,3 +15,8 @@ export async function listStoresOfTenants(db: Kysely<DB>, tenantIds: readonly st
     .orderBy('id')
     .execute();
 }
+
+/** The tenant's store with this id, if there is one. */
+export async function findTenantStore(db: Kysely<DB>, tenantId: string, storeId: string): Promise<StoreRow | undefined> {
+  return db.selectFrom('stores').selectAll().where('tenantId', '=', tenantId).where('id', '=', storeId).executeTakeFirst();
+}

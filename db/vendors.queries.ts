@@ -57,3 +57,10 @@ export async function addVendorSpend(db: Kysely<DB>, tenantId: string, vendorId:
     .where('id', '=', vendorId)
     .execute();
 }
+
+/** Vendors by id among the given tenants (a DataLoader batch). */
+export async function findVendors(db: Kysely<DB>, tenantIds: readonly string[], ids: readonly string[]): Promise<Vendor[]> {
+  if (tenantIds.length === 0 || ids.length === 0) return [];
+  const rows = await db.selectFrom('vendors').selectAll().where('tenantId', 'in', tenantIds).where('id', 'in', ids).execute();
+  return rows.map((r) => ({ ...r, totalSpent: Number(r.totalSpent) }));
+}

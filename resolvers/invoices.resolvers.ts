@@ -1,8 +1,11 @@
 import { requireAccess } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import { NotFound } from '../src/errors.ts';
-import type { Invoice } from '../src/invoices.service.ts';
+import type { UploadedFile } from '../src/http/multipart.ts';
+import type { Invoice, InvoiceListArgs } from '../src/invoices.service.ts';
 import { loaders } from './loaders.ts';
+
+const CONFIDENCE_FIELDS = ['vendorName', 'invoiceNumber', 'invoiceDate', 'dueDate', 'total'] as const;
 
 export const invoiceResolvers = {
   Query: {
@@ -12,6 +15,26 @@ export const invoiceResolvers = {
       if (!invoice) throw new NotFound('invoice');
       return invoice;
     },
+    invoices: (_: unknown, args: InvoiceListArgs, ctx: RequestContext) => {
+      requireAccess(ctx.principal, { scope: 'invoices:read' });
+      return ctx.services.invoices.list(ctx.principal, args);
+    },
+  },
+  Mutation: {
+    uploadInvoice: async (
+      _: unknown,
+      args: { file: UploadedFile; tenantId?: string | null; storeId?: string | null; keepFile?: boolean | null },
+      ctx: RequestContext,
+    ) => {
+      // Acting for a sub-tenant is Platform Embed only.
+      requireAccess(ctx.principal, { scope: 'invoices:write', ...(args.tenantId != null ? { tiers: ['embed'] as const } : {}) });
+      const invoices = await ctx.services.uploads.uploadInvoice(ctx.principal, args);
+      for (const invoice of invoices) {
+        loaders(ctx).invoice.prime(invoice.id, invoice);
+        if (invoice.lineItems) loaders(ctx).invoiceLineItems.prime(invoice.id, invoice.lineItems);
+      }
+      return { invoice: invoices[0], splitInvoices: invoices.slice(1), invoices };
+    },
   },
   Invoice: {
     lineItems: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceLineItems.load(invoice.id),
@@ -19,5 +42,8 @@ export const invoiceResolvers = {
       const lines = await loaders(ctx).invoiceLineItems.load(invoice.id);
       return [...new Set(lines.map((l) => l.costCategory))];
     },
+    vendor: (invoice: Invoice, _: unknown, ctx: RequestContext) => (invoice.vendorId ? loaders(ctx).vendor.load(invoice.vendorId) : null),
+    fieldConfidences: (invoice: Invoice) =>
+      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences[f] ?? 0)])),
   },
 };

@@ -1,13 +1,18 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../src/context.ts';
 import type { Invoice, LineItem } from '../src/invoices.service.ts';
+import type { Receipt } from '../src/receipts.service.ts';
 import type { StoreRow } from '../src/tenants.service.ts';
+import type { Vendor } from '../src/vendors.service.ts';
 
 /** Per-request DataLoaders, created on first use and dropped with the request's context. */
 export interface Loaders {
   storesByTenant: DataLoader<string, StoreRow[], string>;
   invoice: DataLoader<string, Invoice | null, string>;
   invoiceLineItems: DataLoader<string, LineItem[], string>;
+  receipt: DataLoader<string, Receipt | null, string>;
+  receiptLineItems: DataLoader<string, LineItem[], string>;
+  vendor: DataLoader<string, Vendor | null, string>;
 }
 
 const perRequest = new WeakMap<RequestContext, Loaders>();
@@ -28,6 +33,11 @@ export function loaders(ctx: RequestContext): Loaders {
       invoiceLineItems: new DataLoader(async (ids) => ctx.services.invoices.lineItemsOf(await ownTenants(), ids), {
         cacheKeyFn: key,
       }),
+      receipt: new DataLoader(async (ids) => ctx.services.receipts.byIds(await ownTenants(), ids), { cacheKeyFn: key }),
+      receiptLineItems: new DataLoader(async (ids) => ctx.services.receipts.lineItemsOf(await ownTenants(), ids), {
+        cacheKeyFn: key,
+      }),
+      vendor: new DataLoader(async (ids) => ctx.services.vendors.byIds(await ownTenants(), ids), { cacheKeyFn: key }),
     };
     perRequest.set(ctx, l);
   }

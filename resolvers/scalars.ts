@@ -6,6 +6,26 @@ import {
   URLResolver,
   UUIDResolver,
 } from 'graphql-scalars';
+import { GraphQLError, GraphQLScalarType } from 'graphql';
+import { UploadedFile } from '../src/http/multipart.ts';
+
+const NOT_A_FILE = 'Upload values are files sent as parts of a multipart request (GraphQL multipart request spec)';
+
+/** A file of a multipart request; the server has read it fully (at most 25 MB) before the operation runs. */
+const UploadResolver = new GraphQLScalarType<UploadedFile, never>({
+  name: 'Upload',
+  description: 'A file sent with the GraphQL multipart request spec.',
+  parseValue(value) {
+    if (value instanceof UploadedFile) return value;
+    throw new GraphQLError(NOT_A_FILE);
+  },
+  parseLiteral() {
+    throw new GraphQLError(NOT_A_FILE);
+  },
+  serialize() {
+    throw new GraphQLError('Upload is an input-only scalar');
+  },
+});
 
 export const scalarResolvers = {
   UUID: UUIDResolver,
@@ -14,4 +34,5 @@ export const scalarResolvers = {
   URL: URLResolver,
   EmailAddress: EmailAddressResolver,
   JSONObject: JSONObjectResolver,
+  Upload: UploadResolver,
 };

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { registerRestRoutes, type RestCompatDeps } from './router.ts';
+import { legacyRoutes } from './legacy.routes.ts';
 import { v1Routes } from './v1.routes.ts';
 
 export { familyOf, restError } from './errors.ts';
 
 /** Every REST family of the contract, mounted on the app. */
 export function mountRestCompat(app: FastifyInstance, deps: RestCompatDeps): void {
-  registerRestRoutes(app, [...v1Routes], deps);
+  registerRestRoutes(app, [...v1Routes, ...legacyRoutes], deps);
 }

@@ -1,4 +1,5 @@
 import { InvalidInput } from '../src/errors.ts';
+import { MultipartBody, type UploadedFile } from '../src/http/multipart.ts';
 
 // Type-level parsing of query strings and bodies. Ranges and business rules live in the services, so
 // GraphQL and REST callers get the same limits and messages.
@@ -42,4 +43,33 @@ export function jsonObject(body: unknown): Record<string, unknown> {
     throw new InvalidInput('request body must be a JSON object');
   }
   return body as Record<string, unknown>;
+}
+
+/** The parts of a multipart body (anything else means the client did not send multipart/form-data). */
+function form(body: unknown, file: string): MultipartBody {
+  if (body instanceof MultipartBody) return body;
+  throw InvalidInput.field(file, `is required: send multipart/form-data with the file in a part named "${file}"`);
+}
+
+/** The uploaded file of a multipart body. */
+export function requiredFile(body: unknown, name: string): UploadedFile {
+  const parts = form(body, name);
+  const file = parts.files[name];
+  if (file) return file;
+  if (name in parts.fields) throw InvalidInput.field(name, 'must be a file part (with a filename), not a text field');
+  throw InvalidInput.field(name, `is required: send the file in a multipart part named "${name}"`);
+}
+
+/** A text field of a multipart body; an empty field counts as absent (HTML forms send empty inputs). */
+export function formField(body: unknown, name: string): string | undefined {
+  if (!(body instanceof MultipartBody)) return undefined;
+  if (body.files[name]) throw InvalidInput.field(name, 'must be a text field, not a file');
+  const value = body.fields[name];
+  return value === '' ? undefined : value;
+}
+
+/** A true/false text field of a multipart body. */
+export function formBoolean(body: unknown, name: string): boolean | undefined {
+  const value = formField(body, name);
+  return value === undefined ? undefined : optionalBoolean({ [name]: value }, name);
 }

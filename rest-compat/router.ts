@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type DocumentNode, execute, type GraphQLSchema, Kind, parse, validate } from 'graphql';
+import { type DocumentNode, execute, type FragmentDefinitionNode, type GraphQLSchema, Kind, parse, validate, visit } from 'graphql';
 import { type KeySource, keyFromHeaders, type Principal } from '../src/auth/authenticate.ts';
 import type { CreateContext } from '../src/context.ts';
+import { readMultipart } from '../src/http/multipart.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
-import type { RestRoute } from './route.ts';
+import type { RestRequest, RestRoute } from './route.ts';
 
 export interface RestCompatDeps {
   schema: GraphQLSchema;
@@ -15,10 +16,43 @@ export interface RestCompatDeps {
 
 const KEY_SOURCE: Record<Family, KeySource> = { v1: 'x-api-key', legacy: 'bearer', adapter: 'bearer' };
 
+let sharedFragments: Map<string, FragmentDefinitionNode> | undefined;
+
+/** operations/fragments.graphql: field selections several operations share (the REST resource shapes). */
+function fragments(): Map<string, FragmentDefinitionNode> {
+  if (!sharedFragments) {
+    const doc = parse(readFileSync(new URL('./operations/fragments.graphql', import.meta.url), 'utf8'));
+    sharedFragments = new Map(
+      doc.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
+    );
+  }
+  return sharedFragments;
+}
+
+/** The shared fragments a document spreads (transitively) and does not define itself. */
+function withSharedFragments(document: DocumentNode): DocumentNode {
+  const defined = new Set(document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => d.name.value));
+  const added: FragmentDefinitionNode[] = [];
+  const pending = [document as DocumentNode | FragmentDefinitionNode];
+  while (pending.length) {
+    visit(pending.pop()!, {
+      FragmentSpread(node) {
+        const name = node.name.value;
+        const shared = fragments().get(name);
+        if (defined.has(name) || !shared) return;
+        defined.add(name);
+        added.push(shared);
+        pending.push(shared);
+      },
+    });
+  }
+  return added.length ? { ...document, definitions: [...document.definitions, ...added] } : document;
+}
+
 /** Parses and validates a stored operation against the schema; a broken one stops the server from starting. */
 export function loadOperation(schema: GraphQLSchema, name: string): DocumentNode {
   const file = new URL(`./operations/${name}.graphql`, import.meta.url);
-  const document = parse(readFileSync(file, 'utf8'));
+  const document = withSharedFragments(parse(readFileSync(file, 'utf8')));
   const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (ops.length !== 1 || ops[0]?.name?.value !== name) {
     throw new Error(`rest-compat operation ${name}.graphql must hold exactly one operation named ${name}`);
@@ -38,7 +72,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
       handler: async (request, reply) => {
         try {
           const principal = await deps.authenticate(keyFromHeaders(request.headers, KEY_SOURCE[route.family]));
-          const variables = route.variables(restRequest(request));
+          const variables = route.variables(await restRequest(request));
           const result = await execute({
             schema: deps.schema,
             document,
@@ -57,10 +91,11 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
   }
 }
 
-function restRequest(request: FastifyRequest): { params: Record<string, string>; query: Record<string, unknown>; body: unknown } {
+/** Path, query and body; a multipart body is read here, after authentication, into a MultipartBody. */
+async function restRequest(request: FastifyRequest): Promise<RestRequest> {
   return {
     params: (request.params ?? {}) as Record<string, string>,
     query: (request.query ?? {}) as Record<string, unknown>,
-    body: request.body,
+    body: request.isMultipart() ? await readMultipart(request) : request.body,
   };
 }

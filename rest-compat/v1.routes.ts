@@ -1,4 +1,4 @@
-import { optionalInt } from './input.ts';
+import { formField, optionalInt, requiredFile } from './input.ts';
 import type { RestRoute } from './route.ts';
 
 export const v1Routes: RestRoute[] = [
@@ -18,4 +18,29 @@ export const v1Routes: RestRoute[] = [
     variables: ({ params }) => ({ id: params.id }),
     respond: (data: { invoice: unknown }) => ({ status: 200, body: data.invoice }),
   },
+  {
+    method: 'POST',
+    path: '/api/v1/partner/invoices/upload',
+    family: 'v1',
+    operation: 'UploadInvoice',
+    variables: ({ body }) => ({
+      file: requiredFile(body, 'file'),
+      tenantId: formField(body, 'tenantId'),
+      storeId: formField(body, 'storeId'),
+    }),
+    // DESIGN §9: the first invoice of the file, plus the other records of a multi-vendor split.
+    respond: (data: { uploadInvoice: { invoice: object; splitInvoices: object[] } }) => ({
+      status: 201,
+      body: { ...data.uploadInvoice.invoice, splitInvoices: data.uploadInvoice.splitInvoices },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/partner/receipts/upload',
+    family: 'v1',
+    operation: 'UploadReceipt',
+    variables: ({ body }) => ({ file: requiredFile(body, 'file'), useType: formField(body, 'useType') }),
+    respond: (data: { uploadReceipt: unknown }) => ({ status: 201, body: data.uploadReceipt }),
+  },
 ];
+

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import { insertDocument } from '../db/documents.queries.ts';
+import { insertDocument, setDocumentPageCount } from '../db/documents.queries.ts';
 import {
   findInvoices,
+  pageInvoices,
   type InvoiceLineItemRow,
   type InvoiceRow,
   insertInvoice,
@@ -12,7 +13,10 @@ import {
 import { appendEvent } from '../db/outbox.queries.ts';
 import type { DB, DocumentsTable } from '../db/types.ts';
 import { addVendorSpend, upsertVendor } from '../db/vendors.queries.ts';
+import type { Principal } from './auth/authenticate.ts';
 import type { ExtractedInvoiceFields } from './extraction/types.ts';
+import { type Connection, pageRequest, toConnection } from './pagination.ts';
+import type { TenantsService } from './tenants.service.ts';
 import { normalizeVendorName } from './vendor-name.ts';
 
 export type Categorize = (description: string, context: { vendorName?: string | null }) => string;
@@ -56,7 +60,21 @@ export type NewDocument = Omit<DocumentsTable, 'id' | 'tenantId' | 'createdAt' |
  * Recording invoices: every state change and its outbox event share one transaction
  * (invoice.created → invoice.processed | invoice.failed; vendor.created for a new normalized vendor name).
  */
-export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Categorize }) {
+export interface InvoiceListArgs {
+  first?: number | null;
+  after?: string | null;
+  filter?: {
+    tenantId?: string | null;
+    status?: Invoice['status'] | null;
+    vendorId?: string | null;
+    vendorName?: string | null;
+    dateFrom?: string | null;
+    dateTo?: string | null;
+    storeId?: string | null;
+  } | null;
+}
+
+export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Categorize; tenants: TenantsService }) {
   async function withLines(rows: InvoiceRow[]): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
     const lines = await listInvoiceLineItems(db, [...new Set(rows.map((r) => r.tenantId))], rows.map((r) => r.id));
     return rows.map((r) => ({ ...toInvoice(r), lineItems: lines.filter((l) => l.invoiceId === r.id).map(toLineItem) }));
@@ -131,6 +149,31 @@ export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Catego
         return out;
       });
       return withLines(rows);
+    },
+
+    /** How many pages the uploaded document has (known once it was read). */
+    recordPageCount: (invoice: Invoice, pageCount: number) => setDocumentPageCount(db, invoice.tenantId, invoice.documentId, pageCount),
+
+    /** The caller's invoices, newest first, as a connection (first/after; filters). */
+    async list(principal: Principal, args: InvoiceListArgs): Promise<Connection<Invoice>> {
+      const page = pageRequest(args);
+      const f = args.filter ?? {};
+      const tenantIds = await deps.tenants.scope(principal, f.tenantId);
+      const rows = await pageInvoices(
+        db,
+        tenantIds,
+        {
+          status: f.status,
+          vendorId: f.vendorId,
+          vendorNormalizedName: f.vendorName ? normalizeVendorName(f.vendorName) : null,
+          dateFrom: f.dateFrom,
+          dateTo: f.dateTo,
+          storeId: f.storeId,
+        },
+        page.afterId,
+        page.fetch,
+      );
+      return toConnection(rows.map(toInvoice), page.first);
     },
 
     /** Ends the invoice `failed`, keeping why. */

@@ -12,6 +12,8 @@ import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts';
 import { startBanner } from './banner.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createContextFactory } from './context.ts';
+import { createDocumentReader } from './extraction/reader.ts';
+import { type BlobStore, createBlobStore } from './storage/index.ts';
 import { mountGraphQL } from './http/graphql.ts';
 import { createHttpServer } from './http/server.ts';
 import { createServices, type Services } from './services.ts';
@@ -24,6 +26,7 @@ export interface RunningApp {
   url: string;
   port: number;
   services: Services;
+  blobs: BlobStore;
   database: Database;
   /** Graceful stop: no new requests, in-flight ones finish, sockets close, database and lock released. */
   close(): Promise<void>;
@@ -68,9 +71,14 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     }
   }
   const db = database.db;
+  const onFailure: Array<() => Promise<void>> = [];
   try {
     await migrateToLatest(db);
-    const services = createServices(db);
+    // Reading workers are spawned on first use (one per core at most) and stopped on close.
+    const reader = createDocumentReader();
+    onFailure.push(() => reader.close());
+    const blobs = createBlobStore(config);
+    const services = createServices(db, { reader, blobs });
     const schema = buildSchema();
     const openapi = loadOpenApiDocument();
     const createContext = createContextFactory(services);
@@ -106,16 +114,19 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       url,
       port,
       services,
+      blobs,
       database: owned,
       close: () =>
         (closing ??= (async () => {
           await graphql.stop();
           await app.close();
+          await reader.close();
           if (!options.database) await owned.close();
           lock?.release();
         })()),
     };
   } catch (err) {
+    for (const undo of onFailure) await undo().catch(() => {});
     if (!options.database) await database.close().catch(() => {});
     lock?.release();
     throw err;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { listStoresOfTenants, type StoreRow } from '../db/stores.queries.ts';
+import { findTenantStore, listStoresOfTenants, type StoreRow } from '../db/stores.queries.ts';
 import { findPartnerTenant, listTenants } from '../db/tenants.queries.ts';
 import type { DB, TenantRow } from '../db/types.ts';
 import type { Principal } from './auth/authenticate.ts';
@@ -23,6 +23,23 @@ export function createTenantsService(db: Kysely<DB>) {
       const tenant = await findPartnerTenant(db, principal.partner.id, tenantId);
       if (!tenant) throw new NotFound('tenant');
       return tenant.id;
+    },
+
+    /** The tenants a read may look at: the given one (if the partner's), else all of the partner's tenants. */
+    async scope(principal: Principal, tenantId?: string | null): Promise<string[]> {
+      if (tenantId != null) {
+        const tenant = await findPartnerTenant(db, principal.partner.id, tenantId);
+        if (!tenant) throw new NotFound('tenant');
+        return [tenant.id];
+      }
+      return (await listTenants(db, principal.partner.id)).map((t) => t.id);
+    },
+
+    /** Checks that the store belongs to the tenant (404 `store not found` otherwise). */
+    async requireStore(tenantId: string, storeId: string): Promise<StoreRow> {
+      const store = await findTenantStore(db, tenantId, storeId);
+      if (!store) throw new NotFound('store');
+      return store;
     },
 
     /** Stores grouped per tenant, in the order of `tenantIds` (a DataLoader batch function). */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { listVendors, type Vendor } from '../db/vendors.queries.ts';
+import { findVendors, listVendors, type Vendor } from '../db/vendors.queries.ts';
 import type { Principal } from './auth/authenticate.ts';
 import { InvalidInput } from './errors.ts';
 import type { TenantsService } from './tenants.service.ts';
@@ -23,6 +23,12 @@ export function createVendorsService(db: Kysely<DB>, tenants: TenantsService) {
       if (!Number.isInteger(offset) || offset < 0) throw InvalidInput.field('offset', 'must be an integer of 0 or more');
       const tenantId = await tenants.resolve(principal, args.tenantId);
       return listVendors(db, tenantId, { limit, offset });
+    },
+
+    /** Vendors by id among the given tenants, in the order of `ids` (null where none: a DataLoader batch). */
+    async byIds(tenantIds: readonly string[], ids: readonly string[]): Promise<Array<Vendor | null>> {
+      const rows = await findVendors(db, tenantIds, ids);
+      return ids.map((id) => rows.find((r) => r.id === id) ?? null);
     },
   };
 }

@@ -3,8 +3,8 @@ import type { Principal } from './authenticate.ts';
 import { type Scope, type Tier, TIER_NAMES } from './scopes.ts';
 
 export interface AccessRule {
-  /** The named scope the key must hold. */
-  scope: Scope;
+  /** The named scope the key must hold (any one of them, for a list). */
+  scope: Scope | readonly Scope[];
   /** Tiers the feature is sold in; omitted means every tier. */
   tiers?: readonly Tier[];
 }
@@ -14,8 +14,9 @@ export interface AccessRule {
  * Failures are 403 naming what is missing (DESIGN §9).
  */
 export function requireAccess(principal: Principal, rule: AccessRule): void {
-  if (!principal.scopes.has(rule.scope)) {
-    throw new Forbidden(`API key lacks the required scope '${rule.scope}'`);
+  const scopes: readonly Scope[] = typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
+  if (!scopes.some((s) => principal.scopes.has(s))) {
+    throw new Forbidden(`API key lacks the required scope ${scopes.map((s) => `'${s}'`).join(' or ')}`);
   }
   if (rule.tiers && !rule.tiers.includes(principal.partner.tier)) {
     const names = rule.tiers.map((t) => TIER_NAMES[t]).join(' or ');

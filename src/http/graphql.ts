@@ -9,6 +9,8 @@ import { type Authenticate, keyFromHeaders, type Principal } from '../auth/authe
 import type { CreateContext, RequestContext } from '../context.ts';
 import { AppError, Unauthenticated } from '../errors.ts';
 import { formatGraphQLError } from './format-error.ts';
+import { operationFromMultipart } from './graphql-multipart.ts';
+import { readMultipart } from './multipart.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -49,6 +51,17 @@ export async function mountGraphQL(
         if (!(err instanceof AppError)) throw err;
         // Both shapes: `error` like the REST families, `errors` for GraphQL clients.
         return reply.code(401).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
+      }
+      // File uploads (GraphQL multipart request spec), read only once the caller is known. Apollo's CSRF
+      // prevention still applies: browsers' simple multipart posts need the Apollo-Require-Preflight header.
+      if (request.method === 'POST' && request.isMultipart()) {
+        try {
+          request.body = operationFromMultipart(await readMultipart(request));
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          const status = err.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400;
+          return reply.code(status).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
+        }
       }
     },
     handler: fastifyApolloHandler(apollo, {

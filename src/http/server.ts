@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError, InvalidInput, PayloadTooLarge } from '../errors.ts';
-
-export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+import { MAX_UPLOAD_BYTES, registerMultipart } from './multipart.ts';
 
 export interface ErrorResponder {
   /** Status + body for an error raised outside a route handler (bad JSON, unknown route). */
@@ -22,6 +21,8 @@ export function createHttpServer(config: Config, deps: { ready: () => Promise<vo
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+
+  void registerMultipart(app);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -4,6 +4,7 @@ import { listEvents } from '../../db/outbox.queries.ts';
 import { categorizeLineItem } from '../../src/extraction/categories.ts';
 import type { ExtractedInvoiceFields } from '../../src/extraction/types.ts';
 import { createInvoicesService, type NewDocument } from '../../src/invoices.service.ts';
+import { createTenantsService } from '../../src/tenants.service.ts';
 import { createPartnersService } from '../../src/partners.service.ts';
 import { normalizeVendorName } from '../../src/vendor-name.ts';
 import { freshDatabase } from '../helpers/db.ts';
@@ -46,7 +47,7 @@ function fields(over: Partial<ExtractedInvoiceFields>): ExtractedInvoiceFields {
 beforeAll(async () => {
   database = await freshDatabase();
   ({ tenantId } = await createPartnersService(database.db).createPartner({ name: 'Rec', tier: 'storage' }));
-  invoices = createInvoicesService(database.db, { categorize: categorizeLineItem });
+  invoices = createInvoicesService(database.db, { categorize: categorizeLineItem, tenants: createTenantsService(database.db) });
 });
 afterAll(() => database?.close());
 

@@ -19,8 +19,8 @@ export interface TestApp {
 }
 
 /** The whole service on a random loopback port over a fresh database, exactly as main.ts composes it. */
-export async function startTestApp(): Promise<TestApp> {
-  const database = await freshDatabase();
+export async function startTestApp(options: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
+  const database = await freshDatabase(options);
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',

@@ -5,8 +5,8 @@ import { connect, createPglite, type Database } from '../../db/connect.ts';
 let template: Blob | undefined;
 
 /** A private, migrated embedded database (a copy of the template built in global setup). */
-export async function freshDatabase(): Promise<Database> {
+export async function freshDatabase(options: { onQuery?: (sql: string) => void } = {}): Promise<Database> {
   template ??= new Blob([readFileSync(inject('templateDataDir'))]);
   const pglite = await createPglite({ loadDataDir: template });
-  return connect({ pglite, ownsPglite: true });
+  return connect({ pglite, ownsPglite: true, ...options });
 }
