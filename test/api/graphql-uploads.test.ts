@@ -89,8 +89,8 @@ describe('invoices connection', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 10; page++) {
-      const res = await gql(t.base, partner.apiKey, 'query($after: String) { invoices(first: 20, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }', { after });
-      const conn = res.body.data!.invoices;
+      const res: { body: any } = await gql(t.base, partner.apiKey, 'query($after: String) { invoices(first: 20, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }', { after });
+      const conn: any = res.body.data.invoices;
       seen.push(...conn.nodes.map((n: any) => n.id));
       if (!conn.pageInfo.hasNextPage) break;
       after = conn.pageInfo.endCursor;
