@@ -40,6 +40,10 @@ function headerColumns(line: Line): Column[] {
   const segStart = (i: number) => text.lastIndexOf('   ', i);
   const segEnd = (i: number) => (text.indexOf('   ', i) < 0 ? text.length : text.indexOf('   ', i));
   const kept = found.filter((f, k) => !(f.kind === 'other' && found.slice(0, k).some((p) => p.kind !== 'other' && segStart(p.s) === segStart(f.s))));
+  // "Item" / "Item #" beside a separate "Description" column holds item codes.
+  if (kept.filter((f) => f.kind === 'description').length > 1) {
+    for (const f of kept) if (f.kind === 'description' && /^item\s*(#|no\.?|number)?$/i.test(text.slice(f.s, segEnd(f.s)).trim())) f.kind = 'sku';
+  }
   return kept.map((f, k) => {
     const next = kept[k + 1];
     const end = next && segStart(next.s) === segStart(f.s) ? f.e : segEnd(f.s);
@@ -91,33 +95,60 @@ function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
   return best;
 }
 
-/** Extracts table rows; descriptions may span several lines around the amount row. */
+/**
+ * Extracts table rows; descriptions may span several lines around the amount row. A table continues on the
+ * following pages (under a repeated header, or in the same columns) until the totals block.
+ */
 export function extractLineItems(lines: Line[], dec?: DecimalSeparator): ExtractedLineItem[] {
-  const header = findHeader(lines);
-  if (!header) return [];
-  const cols = header.cols;
-  const amountCol = cols.filter((c) => c.kind === 'amount').pop() ?? cols.filter((c) => c.kind === 'unitPrice').pop()!;
-  const descCol = cols.find((c) => c.kind === 'description');
-  const leftLimit = Math.min(...cols.filter((c) => ['quantity', 'unitPrice', 'amount', 'unit'].includes(c.kind)).map((c) => c.x0));
+  const first = findHeader(lines);
+  if (!first) return [];
   const items: (ExtractedLineItem & { y: number })[] = [];
   const loose: { text: string; y: number }[] = [];
-  const page = lines[header.end]!.page;
-  for (let i = header.end + 1; i < lines.length; i++) {
+  let header = first;
+  let start = first.end + 1;
+  const headerPage = lines[first.end]!.page;
+  const pages = [...new Set(lines.map((l) => l.page))].filter((p) => p >= headerPage);
+  for (const [k, page] of pages.entries()) {
+    if (k > 0) {
+      const pageLines = lines.filter((l) => l.page === page);
+      const repeated = findHeader(pageLines);
+      if (repeated) header = { cols: repeated.cols, end: pageLines[repeated.end]!.index };
+      start = repeated ? lines.findIndex((l) => l.index === header.end) + 1 : lines.findIndex((l) => l.page === page);
+    }
+    // Page offsets keep rows of later pages after those of earlier ones.
+    const ended = readRows(lines, start, page, header.cols, dec, page * 1e6, items, loose);
+    if (ended) break;
+  }
+  return attachDescriptions(items, loose);
+}
+
+/** Reads the rows of one page's table into `items`; true when the table ended (a totals line). */
+function readRows(
+  lines: Line[],
+  start: number,
+  page: number,
+  cols: Column[],
+  dec: DecimalSeparator | undefined,
+  yOffset: number,
+  items: (ExtractedLineItem & { y: number })[],
+  loose: { text: string; y: number }[],
+): boolean {
+  const descCol = cols.find((c) => c.kind === 'description');
+  const leftLimit = Math.min(...cols.filter((c) => ['quantity', 'unitPrice', 'amount', 'unit'].includes(c.kind)).map((c) => c.x0));
+  for (let i = start; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.page !== page) break;
-    if (STOP.test(stripAccents(line.text)) && !descCol) break;
-    if (STOP.test(line.text) && findAmounts(line.text, dec).length && !DOC_LEVEL.test(line.text)) break;
-    if (/d[ée]tail tva|vat summary/i.test(line.text)) break;
+    if (line.page !== page) return false;
+    if (STOP.test(stripAccents(line.text)) && !descCol) return true;
+    if (STOP.test(line.text) && findAmounts(line.text, dec).length && !DOC_LEVEL.test(line.text)) return true;
+    if (/d[ée]tail tva|vat summary/i.test(line.text)) return true;
     const row: Partial<Record<Kind, string>> = {};
     const nums: Partial<Record<Kind, number>> = {};
-    line.words.forEach((w, k) => {
+    for (const w of line.words) {
       const col = nearest(cols, w.x, w.x + w.width);
-      if (!col) return;
-      const kind = col.kind;
-      const k2: Kind = !descCol && w.x + w.width < leftLimit && kind !== 'sku' ? 'description' : kind;
-      row[k2] = row[k2] ? `${row[k2]} ${w.text}` : w.text;
-      void k;
-    });
+      if (!col) continue;
+      const kind: Kind = !descCol && w.x + w.width < leftLimit && col.kind !== 'sku' ? 'description' : col.kind;
+      row[kind] = row[kind] ? `${row[kind]} ${w.text}` : w.text;
+    }
     for (const kind of ['amount', 'unitPrice', 'quantity'] as Kind[]) {
       const a = row[kind] ? findAmounts(row[kind]!, dec) : [];
       if (a.length) nums[kind] = a[a.length - 1]!.value;
@@ -126,21 +157,23 @@ export function extractLineItems(lines: Line[], dec?: DecimalSeparator): Extract
     if (ALLOWANCE.test(row.description ?? '')) continue;
     if (!hasAmount || DOC_LEVEL.test(line.text)) {
       const desc = (row.description ?? '').trim();
-      if (desc && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: line.y });
+      if (desc && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y });
       continue;
     }
-    let description = (row.description ?? '').trim() || null;
     items.push({
-      description,
+      description: (row.description ?? '').trim() || null,
       sku: row.sku?.trim() || null,
       quantity: nums.quantity ?? null,
       unit: row.unit ? row.unit.replace(/[\d.,\s]+/g, ' ').trim() || null : null,
       unitPrice: nums.unitPrice ?? null,
       total: nums.amount ?? null,
-      y: line.y,
+      y: yOffset + line.y,
     });
-    description = null;
   }
+  return false;
+}
+
+function attachDescriptions(items: (ExtractedLineItem & { y: number })[], loose: { text: string; y: number }[]): ExtractedLineItem[] {
   // Attach description lines without amounts: the nearest one above (a heading over the numbers), else below.
   items.forEach((it, k) => {
     const prevY = items[k - 1]?.y ?? -Infinity;

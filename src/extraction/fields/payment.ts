@@ -9,13 +9,13 @@ export interface PaymentMethod {
 }
 
 const BRANDS: [RegExp, string][] = [
-  [/\bVISA\b/, 'VISA'],
-  [/\bMASTER\s?CARD\b|\bMASTER\b|\bMC\b|\bMAESTRO\b/, 'MASTERCARD'],
-  [/\bAMEX\b|\bAMERICAN EXPRESS\b/, 'AMEX'],
-  [/\bDISCOVER\b/, 'DISCOVER'],
+  [/\bVISA\b/, 'Visa'],
+  [/\bMASTER\s?CARD\b|\bMASTER\b|\bMC\b|\bMAESTRO\b/, 'Mastercard'],
+  [/\bAMEX\b|\bAMERICAN EXPRESS\b/, 'American Express'],
+  [/\bDISCOVER\b/, 'Discover'],
   [/\bJCB\b/, 'JCB'],
-  [/\bUNION\s?PAY\b|\bCUP\b/, 'UNIONPAY'],
-  [/\bDINERS\b/, 'DINERS'],
+  [/\bUNION\s?PAY\b|\bCUP\b/, 'UnionPay'],
+  [/\bDINERS\b/, 'Diners Club'],
 ];
 
 const MOBILE = /\b(APPLE ?PAY|GOOGLE ?PAY|G ?PAY|SAMSUNG ?PAY|PAYPAL|ALIPAY|WECHAT ?PAY|GRAB ?PAY|BOOST|TOUCH ?N ?GO|TNG|E-?WALLET)\b/;
@@ -34,7 +34,8 @@ export function detectPaymentMethod(text: string): PaymentMethod {
       cardBrand = name;
       break;
     }
-  const masked = t.match(/(?:[X*#•.]{2,}[\s-]*){1,3}(\d{4})\b|\b\d{4,6}[X*#]{4,}(\d{4})\b|\b(?:CARD|KARTE|NO|NR)\.?\s*[:#]?\s*[X*#]+\s?(\d{4})\b/);
+  // A run of mask characters may hold one OCR misread (e.g. ****¥4417).
+  const masked = t.match(/(?:[X*#•.]{2,}[^\s\d]?[\s-]*){1,3}(\d{4})\b|\b\d{4,6}[X*#]{4,}(\d{4})\b|\b(?:CARD|KARTE|NO|NR)\.?\s*[:#]?\s*[X*#]+\s?(\d{4})\b/);
   const last4 = masked ? (masked[1] ?? masked[2] ?? masked[3] ?? null) : null;
   let type: PaymentMethodType = 'unknown';
   if (MOBILE.test(t)) type = 'mobile';

@@ -24,6 +24,11 @@ describe('dates', () => {
     ['31/01/22', '2022-01-31'],
   ])('%s → %s', (text, iso) => expect(parseDate(text)).toBe(iso));
 
+  it('ignores OCR noise that is no valid date when inferring the day/month order', () => {
+    expect(inferDayFirst('0/52/5858\n03.11.2022')).toBe(true);
+    expect(inferDayFirst('03/25/2022\n03.11.2022')).toBe(false);
+  });
+
   it('resolves ambiguous day/month with the hints', () => {
     expect(parseDate('03/05/24', { dayFirst: false })).toBe('2024-03-05');
     expect(parseDate('03/05/24', { dayFirst: true })).toBe('2024-05-03');
@@ -78,8 +83,9 @@ describe('currency', () => {
 
 describe('payment method', () => {
   it('detects cards with brand and last 4, and cash', () => {
-    expect(detectPaymentMethod('VISA ************1234 APPROVED')).toEqual({ type: 'credit', cardBrand: 'VISA', last4: '1234' });
-    expect(detectPaymentMethod('MasterCard XXXX XXXX XXXX 9876')).toMatchObject({ cardBrand: 'MASTERCARD', last4: '9876' });
+    expect(detectPaymentMethod('VISA ************1234 APPROVED')).toEqual({ type: 'credit', cardBrand: 'Visa', last4: '1234' });
+    expect(detectPaymentMethod('VISA ****¥4417 17.05')).toMatchObject({ cardBrand: 'Visa', last4: '4417' });
+    expect(detectPaymentMethod('MasterCard XXXX XXXX XXXX 9876')).toMatchObject({ cardBrand: 'Mastercard', last4: '9876' });
     expect(detectPaymentMethod('KOPĀ EUR 3.90\nKARTE 3.90').type).toBe('credit');
     expect(detectPaymentMethod('SKAIDRA NAUDA 5.00 ATLIKUMS 1.10')).toEqual({ type: 'cash', cardBrand: null, last4: null });
     expect(detectPaymentMethod('DEBIT CARD ****4321').type).toBe('debit');
