@@ -31,6 +31,10 @@ export interface PreprocessOptions {
   flattenBackground: boolean;
   /** Mild unsharp mask after scaling. */
   sharpen: boolean;
+  /** Tesseract page segmentation: 'auto' finds blocks and columns; 'block' reads one uniform block (a receipt's single column). */
+  segmentation: 'auto' | 'block';
+  /** Tesseract binarisation: 'otsu' (one global threshold) or 'sauvola' (local: shadows and uneven light on photos). */
+  threshold: 'otsu' | 'sauvola';
 }
 
 export const DEFAULT_PREPROCESS: PreprocessOptions = {
@@ -38,7 +42,15 @@ export const DEFAULT_PREPROCESS: PreprocessOptions = {
   maxLongSide: 3000,
   flattenBackground: false,
   sharpen: false,
+  segmentation: 'auto',
+  threshold: 'otsu',
 };
+
+/** Tesseract parameters for the recognition options. */
+const tesseractParams = (o: Pick<PreprocessOptions, 'segmentation' | 'threshold'>) => ({
+  tessedit_pageseg_mode: o.segmentation === 'block' ? PSM.SINGLE_BLOCK : PSM.AUTO,
+  thresholding_method: o.threshold === 'sauvola' ? '2' : '0',
+});
 
 export interface PreparedImage {
   /** PNG, 1 channel. */
@@ -151,12 +163,17 @@ export async function createOcrEngine(): Promise<OcrEngine> {
       errorHandler: () => undefined,
     });
     await w.setParameters({
-      tessedit_pageseg_mode: PSM.AUTO,
+      ...tesseractParams(DEFAULT_PREPROCESS),
       user_defined_dpi: '300',
+      // Tesseract's diagnostics ("Image too small to scale!!") would go to stdout; they are not errors.
+      debug_file: '/dev/null',
       preserve_interword_spaces: '0',
     });
+    params = JSON.stringify(tesseractParams(DEFAULT_PREPROCESS));
     return w;
   }
+  /** The recognition parameters the worker holds now (set again only when a job needs others). */
+  let params = '';
   worker = await start();
 
   return {
@@ -164,8 +181,13 @@ export async function createOcrEngine(): Promise<OcrEngine> {
       const t0 = performance.now();
       const prepared = await prepareImage(bytes, opts);
       worker ??= await start();
+      const wanted = tesseractParams({ ...DEFAULT_PREPROCESS, ...opts });
       let result;
       try {
+        if (JSON.stringify(wanted) !== params) {
+          await worker.setParameters(wanted as never);
+          params = JSON.stringify(wanted);
+        }
         result = await worker.recognize(prepared.png, {}, { blocks: true, text: false });
       } catch (err) {
         // A failed recognise can leave the WASM instance in a bad state: start a fresh one next time.

@@ -44,20 +44,23 @@ export interface DocumentReader {
   readonly pool: ReadPool;
 }
 
+/** Receipt photos: one column of text, often crumpled or unevenly lit. */
+export const RECEIPT_PREPROCESS: Partial<PreprocessOptions> = { segmentation: 'block', threshold: 'sauvola' };
+
 export function createDocumentReader(options: DocumentReaderOptions = {}): DocumentReader {
   const pool = new ReadPool(options);
   return {
     pool,
-    async read(bytes, _kind, readOptions = {}) {
-      // `kind` does not change how a document is read today (invoices and receipts both come as PDFs or images);
-      // it is part of the signature so reading can specialise (e.g. receipt-specific preprocessing) later.
+    async read(bytes, kind, readOptions = {}) {
+      // Receipts are OCR'd as one column with local binarisation (see RECEIPT_PREPROCESS); explicit options win.
       const fileType = sniffFileType(bytes);
+      const preprocess = { ...(kind === 'receipt' ? RECEIPT_PREPROCESS : {}), ...options.preprocess };
       const pages = await pool.run(
         {
           bytes,
           fileType,
           ...(options.ocrPdfPages === undefined ? {} : { ocrPdfPages: options.ocrPdfPages }),
-          ...(options.preprocess ? { preprocess: options.preprocess } : {}),
+          ...(Object.keys(preprocess).length ? { preprocess } : {}),
         },
         readOptions,
       );

@@ -12,9 +12,10 @@ export interface AmountMatch {
   currencyMark: string | null;
 }
 
-// OCR confusions inside numbers: O→0, l/I/|→1, S→5 (only next to digits).
+// OCR confusions inside numbers: O→0, l/I/|→1, S→5, Z→2 (only next to digits).
 export function fixOcrDigits(s: string): string {
   return s
+    .replace(/(?<=\d)Z(?=[.,]?\s?\d)/g, '2')
     .replace(/(?<=\d[.,]?)[oO]|(?<![A-Za-z])[oO](?=[.,]?\d)/g, '0')
     .replace(/(?<=\d[.,]?)[lI|]|(?<![A-Za-z])[lI|](?=[.,]?\d)/g, '1')
     .replace(/(?<=\d[.,]?)S(?=\d)|(?<![A-Za-z])S(?=\d[.,]\d)/g, '5');

@@ -93,10 +93,14 @@ export function inferDayFirst(text: string): boolean {
   let dmy = 0;
   let mdy = 0;
   for (const m of text.matchAll(RE_NUM)) {
+    // Only real dates decide (OCR noise like "0/52/5858" does not).
     const a = +m[1]!;
     const b = +m[3]!;
-    if (a > 12 && b <= 12) dmy++;
-    else if (b > 12 && a <= 12) mdy++;
+    const y = year(m[4]!);
+    const dmyOk = valid(y, b, a);
+    const mdyOk = valid(y, a, b);
+    if (dmyOk && !mdyOk) dmy++;
+    else if (mdyOk && !dmyOk) mdy++;
   }
   if (dmy !== mdy) return dmy > mdy;
   if (/\b(USD|US\$|U\.S\.A?|United States|[A-Z]{2} \d{5}(?:-\d{4})?)\b/.test(text)) return false;

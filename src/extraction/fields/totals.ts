@@ -14,7 +14,7 @@ export const SUBTOTAL_LABELS: Label[] = [
   L(/\b(sub-?\s?total|total ht|montant ht|total h\.t\.?|total net|net total|net amount|total excl\.?(?: vat| tax)?|zwischensumme|nettobetrag|rechnungssumme netto|summe netto|netto(?:summe|betrag)?|warenwert|base ht|total hors taxes?|summa bez pvn|excluding (?:vat|gst|tax))\b/i, 3),
 ];
 export const TAX_LABELS: Label[] = [
-  L(/\b(total tva|montant tva|tva|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|sales tax|tax|gst|sst|pvn|service tax)\b(?!\s*(reg|no|nr|id|number|n°|ident|-?idnr|registration|code|clause|exempt|%\s*\d))/i, 2.5),
+  L(/(?<!\b(?:bez|ar)[\s-]?)\b(total tva|montant tva|tva|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|sales tax|tax|gst|sst|pvn|service tax)\b(?!\s*(reg|no|nr|id|number|n°|ident|-?idnr|registration|code|clause|exempt|%\s*\d))/i, 2.5),
 ];
 
 export interface Totals {

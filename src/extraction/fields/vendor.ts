@@ -10,6 +10,29 @@ const NOT_NAME =
   /\b(invoice|facture|rechnung|receipt|quittung|kvīts|čeks|page|seite|date|datum|tel|phone|fax|e-?mail|www|http|iban|bic|swift|siret|siren|tva|vat|ust|mwst|gst|pvn|reg|nr|no\.|n°|total|summ?e|subtotal|amount|qty|description|kasieris|cashier|order|bestell|tax|copy|original|logo)\b/i;
 const ADDRESS = /\b(\d{4,6}\s+[A-ZÀ-ž]|street|st\.|road|rd\.?|avenue|ave|jalan|jln|taman|rue|straße|strasse|str\.|iela|allee|weg|platz|blvd|lot|no\.\s?\d|floor|level|batiment|cedex|bp)\b/i;
 
+/** A legal form written before a quoted name (SIA "Kanclers", AS "X"); OCR reads the closing quote as ™ ® ° too. */
+const PREFIX_FORM_NAME = /\b(?:SIA|AS|UAB|OÜ|A\/S)\s?(?:["“”„«'][^"“”„«»™®°]{2,40}(?:["“”»'™®°]|$)|[^\s"“”„«»™®°][^"“”„«»™®°]{1,39}["“”»™®°])/;
+
+/** OCR confusions inside legal forms and upper-case words: "Sla"/"S1A" → SIA, "S0N BHD" → SDN BHD, "MEl" → MEI, "D.1.Y." → D.I.Y. */
+export function fixNameOcr(s: string): string {
+  return s
+    .replace(/(?<![\p{L}\d])[S5][Il1|][A4](?=\s?["“”„«']|\s+\p{Lu})/giu, 'SIA')
+    .replace(/\bS[O0]N(\.?\s?BHD)\b/gi, 'SDN$1')
+    .split(' ')
+    .map((w) =>
+      (w.match(/\p{Lu}/gu)?.length ?? 0) >= 2 && !/(?!l)\p{Ll}/u.test(w)
+        ? w.replace(/(?<=\p{Lu}\.?)[l1|](?=\.?\p{Lu})|(?<=\p{Lu})l(?![\p{L}\d])/gu, 'I')
+        : w,
+    )
+    .join(' ');
+}
+
+/** Not a name: runs of one repeated letter or very few distinct letters (OCR of separator rows "^^^^"). */
+const looksLikeNoise = (s: string) => {
+  const letters = s.replace(/[^\p{L}]/gu, '').toUpperCase();
+  return /(\p{L})\1\1/u.test(letters) || (letters.length >= 8 && new Set(letters).size / letters.length < 0.35);
+};
+
 export interface NameCandidate {
   name: string;
   score: number;
@@ -19,14 +42,21 @@ export interface NameCandidate {
 const clean = (s: string) =>
   s
     .replace(/^\s*(logo|von|from|de|vendeur|seller)\s*[:\-]?\s+/i, '')
-    .replace(/[|•·]+$/, '')
+    .replace(/[|•·™®°]+$/, '')
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Cuts a segment after its legal-form suffix ("Kraxi GmbH · Flugzeugallee 17" → "Kraxi GmbH"). */
-function segments(line: Line): string[] {
-  const parts = line.text.split(/\s{3,}|\s[·•|]\s|\s[-–]\s(?=\S)/);
+/**
+ * Cuts a segment after its legal-form suffix ("Kraxi GmbH · Flugzeugallee 17" → "Kraxi GmbH"); on receipts also a
+ * prefix legal form with its quoted name, and a letters-only line stays whole across wide OCR gaps.
+ */
+function segments(line: Line, mode: 'invoice' | 'receipt'): string[] {
+  const text = line.confidence < 100 ? fixNameOcr(line.text) : line.text;
+  const whole = mode === 'receipt' && !/\d/.test(text);
+  const parts = whole ? [text.replace(/\s{3,}/g, ' ')] : text.split(/\s{3,}|\s[·•|]\s|\s[-–]\s(?=\S)/);
   const out: string[] = [];
+  const quoted = mode === 'receipt' ? text.match(PREFIX_FORM_NAME) : null;
+  if (quoted) out.push(quoted[0]);
   for (const p of parts) {
     const m = p.match(new RegExp(`^(.*?${LEGAL_FORM.source})(?:[\\s,].*)?$`, 'i'));
     if (m && m[1]!.length < p.length && /\d|capital|au |,/.test(p.slice(m[1]!.length))) out.push(m[1]!);
@@ -60,18 +90,28 @@ export function nameCandidates(lines: Line[], mode: 'invoice' | 'receipt'): Name
     const rel = (line.y - top) / span;
     if (mode === 'receipt' && i > 8) return;
     if (mode === 'invoice' && rel > 0.4 && !LEGAL_FORM.test(line.text)) return;
-    for (const name of segments(line)) {
+    for (const name of segments(line, mode)) {
       const letters = name.replace(/[^A-Za-zÀ-ž]/g, '').length;
       if (letters < 2 || letters / name.length < 0.5) continue;
       let s = 0;
+      const quotedName = mode === 'receipt' && PREFIX_FORM_NAME.test(name);
       const idx = line.text.indexOf(name);
       const x = idx >= 0 ? spanX(line, idx, idx + name.length).x0 : line.x;
       if (LEGAL_FORM.test(name)) s += 3;
       if (mode === 'receipt') s += Math.max(0, 4 - i * 0.8);
       else s += rel < 0.15 ? 2 : rel < 0.4 ? 1 : rel > 0.85 ? 0.3 : 0;
-      if (NOT_NAME.test(name) && !LEGAL_FORM.test(name)) s -= 4;
+      // On a receipt a store name may hold a word like "total"; a line with digits and such a word is not a name.
+      if (NOT_NAME.test(name) && !LEGAL_FORM.test(name) && (mode === 'invoice' || /\d/.test(name) || !/^[\p{Lu}\s&'.-]+$/u.test(name))) s -= 4;
+      if (looksLikeNoise(name)) s -= 5;
+      if (line.confidence < 30) s -= 2;
+      if (quotedName) s += 1.5;
+      // A receipt line with a money amount is an item or a total, not the merchant.
+      if (mode === 'receipt' && /\d[.,]\d{2}(?!\d)/.test(line.text)) s -= 3;
+      // OCR fragments: hardly any letters, or mostly one-character tokens ("LN I | a").
+      const tokens = name.split(/\s+/);
+      if (letters < 4 || tokens.filter((t) => t.length <= 1).length * 2 > tokens.length) s -= 2;
       if (/:/.test(name)) s -= 2;
-      if (ADDRESS.test(name) || /\d{3,}/.test(name)) s -= 3;
+      if (ADDRESS.test(name) || (/\d{3,}/.test(name) && !quotedName)) s -= 3;
       if (/@|\.(com|de|fr|lv|my|net|org)\b/i.test(name)) s -= 4;
       if (line.height > medH * 1.3) s += 1;
       const n = norm(name);

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { documentLines } from '../../../src/extraction/fields/layout.ts';
+import { chooseReceiptTotals, receiptAmountFinder } from '../../../src/extraction/fields/receipt-totals.ts';
+import { extractReceiptFields } from '../../../src/extraction/fields/receipt.ts';
+import { fixNameOcr, pickName } from '../../../src/extraction/fields/vendor.ts';
+import { page } from './helpers.ts';
+
+const ocr = (lines: string[]) => [page(lines, { source: 'ocr' })];
+const totals = (lines: string[]) => chooseReceiptTotals(documentLines(ocr(lines)), '.');
+
+describe('receipt totals', () => {
+  it('skips a tax rate between a label and its amount (also "%" read as "7")', () => {
+    const find = receiptAmountFinder('.');
+    expect(find('-A 21.00% 0.49').map((a) => a.value)).toEqual([0.49]);
+    expect(find('-A 21.007   2.31').map((a) => a.value)).toEqual([2.31]);
+    expect(find('-A 21. 00   1.66').map((a) => a.value)).toEqual([1.66]);
+    expect(find('   0. 07').map((a) => a.value)).toEqual([0.07]);
+  });
+
+  it('reads an amount whose glued currency prefix OCR misread ("fM3.00")', () => {
+    expect(receiptAmountFinder('.')('   fM3.00').map((a) => a.value)).toEqual([3]);
+  });
+
+  it('reads a decimal point OCR dropped to a space, and Z misread for 2 inside a number', () => {
+    const find = receiptAmountFinder('.');
+    expect(find('   9 59').map((a) => a.value)).toEqual([9.59]);
+    expect(find('   1Z. 15').map((a) => a.value)).toEqual([12.15]);
+    expect(find('   12 items 100').map((a) => a.value)).toEqual([12, 100]);
+  });
+
+  it('reads "Tots! Amt Payable" as a total label', () => {
+    expect(totals(['EXPRINT SDN BHD', 'Lamination A4   2.00   4.24', 'Tots! Amt Payable :   8.50', 'Paid Amount:   100.00', 'Change:   91.50']).total?.value).toBe(8.5);
+  });
+
+  it('derives the total from the VAT breakdown when the total line is unreadable', () => {
+    const t = totals(['SIA "Maiznica"', 'Maize 1 x 1.20 =', '1.20A', 'Piens 1 x 1.60', '1.60A', 'KOPA EUR   e. 8U', 'BEZ PUN-A 21.00%   2.31', 'PUN-A 21.00%   0.49', '06.05.2022 17:23']);
+    expect(t).toMatchObject({ total: { value: 2.8 }, subtotal: { value: 2.31 }, tax: { value: 0.49 }, sumOk: true });
+  });
+
+  it('takes "AR PVN" (incl. VAT) as a total and cross-checks it with BEZ PVN + PVN', () => {
+    const t = totals(['AS "Vilciens"', 'Bilete 1 x 2.10   2.10', 'BEZ PVN-C 12.00%   1.88', 'PVN-C 12.00%   0.22', 'AR PVN-C 12.00%   2.10']);
+    expect(t.total?.value).toBe(2.1);
+    expect(t.sumOk).toBe(true);
+  });
+
+  it('adds the rounding adjustment when the total label has no readable value', () => {
+    const t = totals(['MAKAN RESTAURANT', 'NASI 1 40.00', 'TEH 3 24.00', 'Sub TOTAL   64.00', 'GST 6%   3.84', 'ROUNDING ADJ   0.01', 'NET TOTAL', 'Cash   100.00', 'CHANGE   32.15']);
+    expect(t.total?.value).toBe(67.85);
+  });
+
+  it('takes the amount of the next line for a lone total label when no change was given', () => {
+    const t = totals(['PETROL STATION', 'PREPAY CHIT', 'TOTAL AMOUNT', 'CASH   RM   6.00', 'Thank You']);
+    expect(t.total?.value).toBe(6);
+  });
+
+  it('rejects a "total" below an item amount (a tax summary total)', () => {
+    const t = totals(['PHARMACY SDN BHD', 'VITAMIN C   1   4.90   4.90', 'PLASTER   1   6.60   6.60', 'TOTAL   12.15', 'GST SUMMARY', 'TAX TOTAL:   0.69']);
+    expect(t.total?.value).toBe(12.15);
+  });
+
+  it('reads "total" misread by OCR and ignores "included in total"', () => {
+    const t = totals(['BEMED SDN BHD', 'LIPID 1   165.00', 'Tatal Inclusive GST:   165.00', 'GST @6% included in total   RM 9.34']);
+    expect(t.total?.value).toBe(165);
+  });
+});
+
+describe('receipt merchant', () => {
+  it('fixes OCR confusions in legal forms and upper-case words only', () => {
+    expect(fixNameOcr('Sla "DZ"')).toBe('SIA "DZ"');
+    expect(fixNameOcr('AMANO MALAYSIA S0N BHD')).toBe('AMANO MALAYSIA SDN BHD');
+    expect(fixNameOcr('MEl LET RESTAURANT')).toBe('MEI LET RESTAURANT');
+    expect(fixNameOcr('MR. D.1.Y. (M) SDN BHD')).toBe('MR. D.I.Y. (M) SDN BHD');
+    expect(fixNameOcr('Hotel Alpina 2001')).toBe('Hotel Alpina 2001');
+  });
+
+  it('prefers the legal form with its quoted name over a logo line and separator noise', () => {
+    const lines = documentLines(ocr(['AAAAAAAAAAAAAAAAAAAA', 'Lumo', 'Lapu iela 5, Jelgava', '“a SIA "LUMO™ PVN LV 43603012558', 'Jurid. adr: Rigas iela 4', 'DOK. #00024792']));
+    expect(pickName(lines, 'receipt').name).toBe('SIA "LUMO');
+  });
+
+  it('keeps a letters-only name line whole across a wide OCR gap', () => {
+    const lines = documentLines(ocr(['ANANNABRARNARNAN', 'SIA A. G. A.   LTD’', 'PVN LV 41702004458', 'Jelgava, Katolu iela 7']));
+    expect(pickName(lines, 'receipt').name).toBe('SIA A. G. A. LTD’');
+  });
+
+  it('does not reject an upper-case store name holding a word like TOTAL', () => {
+    const r = extractReceiptFields(ocr(['RELAIS TOTAL OULMES', 'AUTOROUTE RABAT MEKNES', '15000 KHEMISSET', 'CAFE CREME   12.00   2   24.00', 'TOTAL   24.00']));
+    expect(r.merchantName).toBe('RELAIS TOTAL OULMES');
+  });
+});
