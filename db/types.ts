@@ -157,6 +157,24 @@ export interface OutboxEventsTable {
   publishedAt: Timestamp | null;
 }
 
+export type SearchEntityType = 'invoice' | 'receipt' | 'vendor';
+
+export interface SearchDocumentsTable {
+  entityType: SearchEntityType;
+  entityId: string;
+  tenantId: string;
+  text: string;
+  preview: string;
+  vendorName: string | null;
+  merchantName: string | null;
+  total: Decimal | null;
+  date: IsoDate | null;
+  embedderId: string;
+  /** pgvector text form '[0.1,0.2,…]' (written with pgvector's toSql). */
+  embedding: string;
+  indexedAt: Timestamp;
+}
+
 export interface DB {
   partners: PartnersTable;
   apiKeys: ApiKeysTable;
@@ -169,6 +187,7 @@ export interface DB {
   receipts: ReceiptsTable;
   receiptLineItems: ReceiptLineItemsTable;
   outboxEvents: OutboxEventsTable;
+  searchDocuments: SearchDocumentsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

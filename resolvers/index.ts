@@ -1,9 +1,10 @@
 import { invoiceResolvers } from './invoices.resolvers.ts';
 import { receiptResolvers } from './receipts.resolvers.ts';
 import { scalarResolvers } from './scalars.ts';
+import { searchResolvers } from './search.resolvers.ts';
 import { systemResolvers } from './system.resolvers.ts';
 import { vendorResolvers } from './vendors.resolvers.ts';
 import { viewerResolvers } from './viewer.resolvers.ts';
 
 /** All resolver maps; @graphql-tools/schema merges them with the SDL in schema/. */
-export const resolvers = [scalarResolvers, viewerResolvers, vendorResolvers, invoiceResolvers, receiptResolvers, systemResolvers];
+export const resolvers = [scalarResolvers, viewerResolvers, vendorResolvers, invoiceResolvers, receiptResolvers, searchResolvers, systemResolvers];

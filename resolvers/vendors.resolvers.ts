@@ -1,5 +1,8 @@
 import { requireAccess } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
+import { NotFound } from '../src/errors.ts';
+import type { Vendor } from '../src/vendors.service.ts';
+import { loaders } from './loaders.ts';
 
 interface VendorsArgs {
   tenantId?: string | null;
@@ -12,6 +15,18 @@ export const vendorResolvers = {
     vendors: (_: unknown, args: VendorsArgs, ctx: RequestContext) => {
       requireAccess(ctx.principal, { scope: 'read' });
       return ctx.services.vendors.list(ctx.principal, args);
+    },
+    vendor: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, { scope: 'read' });
+      const vendor = await loaders(ctx).vendor.load(args.id);
+      if (!vendor) throw new NotFound('vendor');
+      return vendor;
+    },
+  },
+  Vendor: {
+    invoices: (vendor: Vendor, args: { first?: number | null; after?: string | null }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, { scope: 'invoices:read' });
+      return ctx.services.invoices.list(ctx.principal, { ...args, filter: { tenantId: vendor.tenantId, vendorId: vendor.id } });
     },
   },
 };

@@ -1,4 +1,5 @@
-import { formField, optionalInt, requiredFile } from './input.ts';
+import { InvalidInput } from '../src/errors.ts';
+import { formField, jsonObject, optionalInt, optionalString, requiredFile } from './input.ts';
 import type { RestRoute } from './route.ts';
 
 export const v1Routes: RestRoute[] = [
@@ -42,5 +43,40 @@ export const v1Routes: RestRoute[] = [
     variables: ({ body }) => ({ file: requiredFile(body, 'file'), useType: formField(body, 'useType') }),
     respond: (data: { uploadReceipt: unknown }) => ({ status: 201, body: data.uploadReceipt }),
   },
+  {
+    method: 'GET',
+    path: '/api/v1/partner/search',
+    family: 'v1',
+    operation: 'Search',
+    variables: ({ query }) => ({
+      query: requiredQuery(optionalString(query, 'q'), 'q'),
+      type: optionalString(query, 'type'),
+      limit: optionalInt(query, 'limit'),
+    }),
+    respond: (data: { search: unknown }) => ({ status: 200, body: { success: true, data: data.search } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/partner/tenants/{tenantId}/search',
+    family: 'v1',
+    operation: 'Search',
+    variables: ({ params, body }) => {
+      const json = jsonObject(body);
+      return {
+        tenantId: params.tenantId,
+        query: requiredQuery(json.query, 'query'),
+        type: json.type ?? undefined,
+        limit: json.limit ?? undefined,
+      };
+    },
+    respond: (data: { search: unknown }) => ({ status: 200, body: { success: true, data: data.search } }),
+  },
 ];
+
+/** The search text, named as the route names it (`q` or `query`); its length is checked by the service. */
+function requiredQuery(value: unknown, name: string): string {
+  if (value === undefined || value === null) throw InvalidInput.field(name, 'is required');
+  if (typeof value !== 'string') throw InvalidInput.field(name, 'must be a string');
+  return value;
+}
 

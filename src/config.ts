@@ -14,6 +14,12 @@ const Env = z.object({
   GCS_BUCKET: z.string().min(3).optional(),
   GCS_API_ENDPOINT: z.string().url().optional(),
   GCS_PROJECT_ID: z.string().min(1).optional(),
+  EMBEDDER: z.enum(['local', 'openai']).default('local'),
+  EMBEDDINGS_URL: z.string().url().optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  EMBEDDINGS_DIMENSIONS: z.coerce.number().int().positive().max(65_536).optional(),
+  EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -27,16 +33,22 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Documents go to this Google Cloud Storage bucket when set; otherwise to DATA_DIR/blobs. */
   gcs: { bucket: string; apiEndpoint?: string; projectId?: string } | undefined;
+  /** How texts become vectors (src/embeddings): offline word vectors, or an OpenAI-compatible /v1/embeddings server. */
+  embedder: EmbedderConfig;
 }
+
+export type EmbedderConfig =
+  | { kind: 'local'; /** The compact word-vector cache (default DATA_DIR/embeddings). */ cacheDir: string }
+  | { kind: 'openai'; baseUrl: string; model: string; apiKey?: string; dimensions?: number };
 
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = Env.safeParse(emptyToUndefined(env));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
-  }
+  const raw = emptyToUndefined(env);
+  const parsed = Env.safeParse(raw);
+  const lines = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  lines.push(...crossFieldProblems(raw).map((p) => `  ${p}`));
+  if (!parsed.success || lines.length > 0) throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   const e = parsed.data;
   return {
     port: e.PORT,
@@ -50,7 +62,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gcs: e.GCS_BUCKET
       ? { bucket: e.GCS_BUCKET, apiEndpoint: e.GCS_API_ENDPOINT, projectId: e.GCS_PROJECT_ID }
       : undefined,
+    embedder:
+      e.EMBEDDER === 'openai'
+        ? { kind: 'openai', baseUrl: e.EMBEDDINGS_URL!, model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY, dimensions: e.EMBEDDINGS_DIMENSIONS }
+        : { kind: 'local', cacheDir: path.resolve(e.EMBEDDINGS_CACHE_DIR ?? path.join(e.DATA_DIR, 'embeddings')) },
   };
+}
+
+/** Rules that involve several variables; checked on the raw values so they are reported with the others. */
+function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  if (raw.EMBEDDER === 'openai') {
+    for (const name of ['EMBEDDINGS_URL', 'EMBEDDINGS_MODEL']) if (!raw[name]) out.push(`${name}: required when EMBEDDER=openai`);
+  }
+  return out;
 }
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {

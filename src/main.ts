@@ -12,6 +12,7 @@ import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts';
 import { startBanner } from './banner.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createContextFactory } from './context.ts';
+import { openEmbedder } from './embeddings/open.ts';
 import { createDocumentReader } from './extraction/reader.ts';
 import { type BlobStore, createBlobStore } from './storage/index.ts';
 import { mountGraphQL } from './http/graphql.ts';
@@ -74,15 +75,6 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
   const onFailure: Array<() => Promise<void>> = [];
   try {
     await migrateToLatest(db);
-    // Reading workers are spawned on first use (one per core at most) and stopped on close.
-    const reader = createDocumentReader();
-    onFailure.push(() => reader.close());
-    const blobs = createBlobStore(config);
-    const services = createServices(db, { reader, blobs });
-    const schema = buildSchema();
-    const openapi = loadOpenApiDocument();
-    const createContext = createContextFactory(services);
-
     const app = createHttpServer(config, {
       ready: async () => {
         await sql`select 1`.execute(db);
@@ -91,6 +83,20 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       },
       respondError: (url, err, log) => restError(familyOf(url) ?? 'v1', err, log),
     });
+    onFailure.push(() => app.close());
+    const embedder = await openEmbedder(config, app.log);
+    // Reading workers are spawned on first use (one per core at most) and stopped on close.
+    const reader = createDocumentReader();
+    onFailure.push(() => reader.close());
+    const blobs = createBlobStore(config);
+    const services = createServices(db, { reader, blobs, embedder, log: app.log });
+    const index = await services.search.prepare();
+    if (index.dropped || index.stale) {
+      app.log.warn(index, 'search index rows from another embedder: run `npm run admin -- reindex`');
+    }
+    const schema = buildSchema();
+    const openapi = loadOpenApiDocument();
+    const createContext = createContextFactory(services);
     app.get('/openapi.json', async () => openapi);
     const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext });
     mountRestCompat(app, { schema, authenticate: services.authenticate, createContext });

@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { categorizeLineItem } from './extraction/categories.ts';
+import type { Embedder } from './embeddings/embedder.ts';
 import type { DocumentReader } from './extraction/reader.ts';
 import { taxCategoryForReceipt } from './extraction/tax-categories.ts';
 import { createInvoicesService } from './invoices.service.ts';
 import { createPartnersService } from './partners.service.ts';
 import { createReceiptsService } from './receipts.service.ts';
+import { createSearchService } from './search.service.ts';
 import type { BlobStore } from './storage/index.ts';
 import { createTenantsService } from './tenants.service.ts';
 import { createUploadsService } from './uploads.service.ts';
@@ -16,6 +18,9 @@ import { createVendorsService } from './vendors.service.ts';
 export interface Infrastructure {
   reader: DocumentReader;
   blobs: BlobStore;
+  embedder: Embedder;
+  /** Where services report what they recover from (e.g. a search-index write that failed). */
+  log: { warn(obj: object, msg: string): void };
 }
 
 /** Every domain service, built once per process over one database. */
@@ -27,14 +32,17 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     taxCategorize: (fields) => taxCategoryForReceipt(fields, fields.lineItems),
     tenants,
   });
+  const vendors = createVendorsService(db, tenants);
+  const search = createSearchService(db, { embedder: infra.embedder, tenants, vendors });
   return {
     authenticate: createAuthenticator(db),
     partners: createPartnersService(db),
     tenants,
-    vendors: createVendorsService(db, tenants),
+    vendors,
     invoices,
     receipts,
-    uploads: createUploadsService({ ...infra, tenants, invoices, receipts }),
+    search,
+    uploads: createUploadsService({ ...infra, tenants, invoices, receipts, search }),
   };
 }
 export type Services = ReturnType<typeof createServices>;

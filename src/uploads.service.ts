@@ -9,6 +9,7 @@ import { sniffFileType } from './extraction/sniff.ts';
 import type { UploadedFile } from './http/multipart.ts';
 import type { Invoice, InvoicesService, LineItem, NewDocument } from './invoices.service.ts';
 import type { Receipt, ReceiptsService, UseType } from './receipts.service.ts';
+import type { SearchService } from './search.service.ts';
 import type { BlobStore } from './storage/index.ts';
 import type { TenantsService } from './tenants.service.ts';
 
@@ -33,7 +34,21 @@ export function createUploadsService(deps: {
   tenants: TenantsService;
   invoices: InvoicesService;
   receipts: ReceiptsService;
+  search: SearchService;
+  log: { warn(obj: object, msg: string): void };
 }) {
+  /**
+   * Makes new records searchable. A failed index write (e.g. a remote embedder down) does not fail the upload:
+   * the record is stored, the failure is logged, and `npm run admin -- reindex` catches up.
+   */
+  async function indexQuietly(what: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      deps.log.warn({ err }, `search indexing of ${what} failed; run \`npm run admin -- reindex\``);
+    }
+  }
+
   /** Sniffs the bytes and, when the file is to be kept, stores it; returns the document row's contents. */
   async function intake(principal: Principal, tenantId: string, kind: DocumentKind, options: UploadOptions): Promise<NewDocument> {
     const { file } = options;
@@ -78,7 +93,9 @@ export function createUploadsService(deps: {
         await deps.invoices.recordPageCount(started, pages.length);
         const extracted = extractInvoiceFields(pages);
         if (extracted.length === 0) return [await deps.invoices.fail(started, 'no invoice could be found in the document')];
-        return await deps.invoices.complete(started, extracted);
+        const invoices = await deps.invoices.complete(started, extracted);
+        await indexQuietly('invoices', () => deps.search.indexUploadedInvoices(invoices));
+        return invoices;
       } catch (err) {
         if (err instanceof UnreadableDocumentError) return [await deps.invoices.fail(started, err.message)];
         // Nothing is left in `processing`: the record says it failed, the caller gets a 500 with a correlation id.
@@ -94,7 +111,9 @@ export function createUploadsService(deps: {
         document = await intake(principal, tenantId, 'receipt', options);
         const pages = await read(options.file.bytes, 'receipt');
         const fields = extractReceiptFields(pages);
-        return await deps.receipts.record(tenantId, { ...document, pageCount: pages.length }, fields, options.useType ?? 'business');
+        const receipt = await deps.receipts.record(tenantId, { ...document, pageCount: pages.length }, fields, options.useType ?? 'business');
+        await indexQuietly('a receipt', () => deps.search.indexReceipts([receipt]));
+        return receipt;
       } catch (err) {
         if (document?.blobKey) await deps.blobs.delete(document.blobKey).catch(() => undefined);
         if (err instanceof UnreadableDocumentError) throw InvalidInput.field('file', `could not be read as a receipt: ${err.message}`);

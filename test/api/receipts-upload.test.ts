@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listEvents } from '../../db/outbox.queries.ts';
-import { makeReceiptImage } from '../fixtures/invoice-documents.ts';
+import { CAFE_RECEIPT, makeReceiptImage } from '../fixtures/invoice-documents.ts';
 import { toJpeg, toWebp } from '../fixtures/reading-fixtures.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -9,17 +9,7 @@ let t: TestApp;
 let partner: { partnerId: string; tenantId: string; apiKey: string };
 let png: Buffer;
 
-const RECEIPT = [
-  'BLUE HERON CAFE',
-  '215 Lake Avenue',
-  'Date: 03/14/2024  12:41',
-  'Cappuccino          4.50',
-  'Turkey Sandwich    11.25',
-  'Subtotal           15.75',
-  'Tax                 1.30',
-  'TOTAL              17.05',
-  'VISA ****4417      17.05',
-];
+const RECEIPT = CAFE_RECEIPT;
 
 function form(file: Buffer, fields: Record<string, string> = {}): FormData {
   const fd = new FormData();

@@ -3,11 +3,12 @@ import { sql } from 'kysely';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFinished, test } from 'vitest';
 import { connect, createPglite, type Database } from '../../db/connect.ts';
 import { migrateToLatest, pendingMigrations } from '../../db/migrate.ts';
 import { migrations } from '../../db/migrations/index.ts';
 import { createPartnersService } from '../../src/partners.service.ts';
+import { createLocalEmbedder } from '../../src/embeddings/index.ts';
 import { createDocumentReader } from '../../src/extraction/reader.ts';
 import { createServices } from '../../src/services.ts';
 import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
@@ -49,7 +50,9 @@ test('migrations run through pg against a server and are recorded', async () => 
 test('a partner, its key and an authenticated lookup work over the wire', async () => {
   const reader = createDocumentReader({ size: 1 });
   onTestFinished(() => reader.close());
-  const services = createServices(database.db, { reader, blobs: createLocalBlobStore(mkdtempSync(path.join(os.tmpdir(), 'blobs-'))) });
+  const embedder = await createLocalEmbedder(inject('wordVectorCacheDir'));
+  const blobs = createLocalBlobStore(mkdtempSync(path.join(os.tmpdir(), 'blobs-')));
+  const services = createServices(database.db, { reader, blobs, embedder, log: console });
   const created = await services.partners.createPartner({ name: 'Wire Co', tier: 'extraction', legacyPlan: 'starter' });
   const principal = await services.authenticate(created.apiKey);
   expect(principal).toMatchObject({ partner: { id: created.partnerId, tier: 'extraction', legacyPlan: 'starter' }, defaultTenantId: created.tenantId });

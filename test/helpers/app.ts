@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { inject } from 'vitest';
 import type { Database } from '../../db/connect.ts';
 import type { LegacyPlan, Tier } from '../../db/types.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -27,6 +28,7 @@ export async function startTestApp(options: { onQuery?: (sql: string) => void } 
     LOG_LEVEL: 'silent',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-')),
     NODE_ENV: 'test',
+    EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
   });
   const app = await startApp({ config, database });
   return {

@@ -23,3 +23,28 @@ test('every bad variable is reported at once', () => {
   const message = (error as Error).message;
   for (const name of ['PORT', 'LOG_LEVEL', 'PUBLIC_URL']) expect(message).toContain(name);
 });
+
+test('embedder: local by default; openai takes URL, model, key and dimensions', () => {
+  expect(loadConfig({}).embedder).toEqual({ kind: 'local', cacheDir: path.resolve('data/embeddings') });
+  const c = loadConfig({ EMBEDDER: 'openai', EMBEDDINGS_URL: 'http://127.0.0.1:11434', EMBEDDINGS_MODEL: 'nomic-embed-text', EMBEDDINGS_DIMENSIONS: '768' });
+  expect(c.embedder).toEqual({ kind: 'openai', baseUrl: 'http://127.0.0.1:11434', model: 'nomic-embed-text', apiKey: undefined, dimensions: 768 });
+});
+
+test('embedder: openai without URL or model, an unknown kind and bad dimensions are reported with the rest', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    throw new Error('expected a ConfigError');
+  };
+  const missing = problems({ EMBEDDER: 'openai', PORT: 'eighty' });
+  for (const text of ['EMBEDDINGS_URL: required when EMBEDDER=openai', 'EMBEDDINGS_MODEL: required when EMBEDDER=openai', 'PORT']) expect(missing).toContain(text);
+  expect(problems({ EMBEDDER: 'vertex' })).toContain('EMBEDDER');
+  const bad = problems({ EMBEDDER: 'openai', EMBEDDINGS_URL: 'not a url', EMBEDDINGS_MODEL: 'm', EMBEDDINGS_DIMENSIONS: '-3' });
+  expect(bad).toContain('EMBEDDINGS_URL');
+  expect(bad).not.toContain('required');
+  expect(bad).toContain('EMBEDDINGS_DIMENSIONS');
+});

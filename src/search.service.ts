@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import {
+  countStaleSearchDocuments,
+  nearestSearchDocuments,
+  prepareVectorColumn,
+  type SearchDocument,
+  upsertSearchDocuments,
+} from '../db/search-index.queries.ts';
+import type { DB, SearchEntityType } from '../db/types.ts';
+import type { Principal } from './auth/authenticate.ts';
+import type { Embedder } from './embeddings/embedder.ts';
+import { InvalidInput } from './errors.ts';
+import type { Invoice, LineItem } from './invoices.service.ts';
+import type { Receipt } from './receipts.service.ts';
+import { searchDocumentOfInvoice, searchDocumentOfReceipt, searchDocumentOfVendor } from './search-documents.ts';
+import type { TenantsService } from './tenants.service.ts';
+import type { Vendor, VendorsService } from './vendors.service.ts';
+
+export type { SearchEntityType };
+
+export const SEARCH_LIMITS = { minQuery: 2, maxQuery: 500, defaultLimit: 10, maxLimit: 50 } as const;
+
+export interface SearchResult {
+  type: SearchEntityType;
+  id: string;
+  similarity: number;
+  preview: string;
+  vendorName: string | null;
+  merchantName: string | null;
+  total: number | null;
+  date: string | null;
+}
+
+/**
+ * Search by meaning: entities are embedded when they are processed (invoices, receipts) or created (vendors);
+ * a query is embedded the same way and ranked by cosine similarity among the caller's tenants only.
+ */
+export function createSearchService(db: Kysely<DB>, deps: { embedder: Embedder; tenants: TenantsService; vendors: VendorsService }) {
+  const { embedder } = deps;
+
+  async function index(docs: SearchDocument[]): Promise<void> {
+    if (docs.length === 0) return;
+    const vectors = await embedder.embed(docs.map((d) => d.text));
+    await upsertSearchDocuments(db, embedder.id, docs.map((d, i) => ({ ...d, embedding: vectors[i]! })));
+  }
+
+  return {
+    embedderId: embedder.id,
+
+    /**
+     * At start-up: types the vector column for this embedder's dimension (dropping rows of another dimension)
+     * and builds the HNSW index. Returns what needs `admin reindex`: rows of another embedder.
+     */
+    async prepare(): Promise<{ dropped: number; stale: number }> {
+      const dropped = await prepareVectorColumn(db, embedder.dimensions);
+      return { dropped, stale: await countStaleSearchDocuments(db, embedder.id) };
+    },
+
+    indexReceipts: (receipts: ReadonlyArray<Receipt & { lineItems: readonly LineItem[] }>) =>
+      index(receipts.map((r) => searchDocumentOfReceipt(r, r.lineItems))),
+
+    indexVendors: (vendors: readonly Vendor[]) => index(vendors.map(searchDocumentOfVendor)),
+
+    /** Indexes processed invoices and (again, with their new counts) the vendors they belong to. */
+    async indexUploadedInvoices(invoices: ReadonlyArray<Invoice & { lineItems?: readonly LineItem[] }>): Promise<void> {
+      const processed = invoices.filter((i) => i.status === 'processed');
+      const vendorIds = [...new Set(processed.map((i) => i.vendorId).filter((v): v is string => v !== null))];
+      const vendors = vendorIds.length ? await deps.vendors.byIds([...new Set(processed.map((i) => i.tenantId))], vendorIds) : [];
+      await index([
+        ...processed.map((i) => searchDocumentOfInvoice(i, i.lineItems ?? [])),
+        ...vendors.filter((v): v is Vendor => v !== null).map(searchDocumentOfVendor),
+      ]);
+    },
+
+    async search(
+      principal: Principal,
+      args: { query: string; type?: SearchEntityType | null; limit?: number | null; tenantId?: string | null },
+    ): Promise<{ results: SearchResult[]; query: string; totalResults: number }> {
+      const query = (args.query ?? '').trim();
+      if (query.length < SEARCH_LIMITS.minQuery) throw InvalidInput.field('query', `must be at least ${SEARCH_LIMITS.minQuery} characters`);
+      if (query.length > SEARCH_LIMITS.maxQuery) throw InvalidInput.field('query', `must be at most ${SEARCH_LIMITS.maxQuery} characters`);
+      const limit = args.limit ?? SEARCH_LIMITS.defaultLimit;
+      if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_LIMITS.maxLimit) {
+        throw InvalidInput.field('limit', `must be an integer from 1 to ${SEARCH_LIMITS.maxLimit}`);
+      }
+      // One tenant: the given one (if the partner's) or the partner's default tenant.
+      const tenantIds = [await deps.tenants.resolve(principal, args.tenantId)];
+      const [vector] = await embedder.embed([query]);
+      const hits = await nearestSearchDocuments(db, { tenantIds, embedderId: embedder.id, vector: vector!, type: args.type, limit });
+      const results = hits.map((h) => ({
+        type: h.entityType,
+        id: h.entityId,
+        similarity: Math.max(0, Math.min(100, Math.round(h.cosine * 100))),
+        preview: h.preview,
+        vendorName: h.vendorName,
+        merchantName: h.merchantName,
+        total: h.total === null ? null : Number(h.total),
+        date: h.date,
+      }));
+      return { results, query, totalResults: results.length };
+    },
+  };
+}
+export type SearchService = ReturnType<typeof createSearchService>;
