@@ -118,3 +118,10 @@ export async function pageInvoices(
   if (after) q = q.where(sql<boolean>`(invoices.created_at, invoices.id) < (select created_at, id from invoices where id = ${after})`);
   return q.orderBy('invoices.createdAt', 'desc').orderBy('invoices.id', 'desc').limit(limit).execute();
 }
+
+/** Processed invoices of every tenant after `afterId` in id order (a batch of a full scan, e.g. reindexing). */
+export async function scanProcessedInvoices(db: Kysely<DB>, afterId: string | null, limit: number): Promise<InvoiceRow[]> {
+  let q = db.selectFrom('invoices').selectAll().where('status', '=', 'processed');
+  if (afterId) q = q.where('id', '>', afterId);
+  return q.orderBy('id').limit(limit).execute();
+}

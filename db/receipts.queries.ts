@@ -76,3 +76,10 @@ export async function pageReceipts(
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/** Receipts of every tenant after `afterId` in id order (a batch of a full scan, e.g. reindexing). */
+export async function scanReceipts(db: Kysely<DB>, afterId: string | null, limit: number): Promise<ReceiptRow[]> {
+  let q = db.selectFrom('receipts').selectAll().where('status', '=', 'processed');
+  if (afterId) q = q.where('id', '>', afterId);
+  return q.orderBy('id').limit(limit).execute();
+}

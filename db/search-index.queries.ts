@@ -112,3 +112,18 @@ export async function countStaleSearchDocuments(db: Kysely<DB>, embedderId: stri
   const row = await db.selectFrom('searchDocuments').select((eb) => eb.fn.countAll<string>().as('n')).where('embedderId', '<>', embedderId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Removes rows of other embedders (after a reindex they describe entities that no longer exist). */
+export async function deleteStaleSearchDocuments(db: Kysely<DB>, embedderId: string): Promise<number> {
+  const res = await db.deleteFrom('searchDocuments').where('embedderId', '<>', embedderId).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+/** How many entities a full reindex covers. */
+export async function countIndexable(db: Kysely<DB>): Promise<number> {
+  const r = await sql<{ n: string }>`
+    select (select count(*) from invoices where status = 'processed')
+         + (select count(*) from receipts where status = 'processed')
+         + (select count(*) from vendors) as n`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}

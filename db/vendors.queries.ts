@@ -64,3 +64,11 @@ export async function findVendors(db: Kysely<DB>, tenantIds: readonly string[], 
   const rows = await db.selectFrom('vendors').selectAll().where('tenantId', 'in', tenantIds).where('id', 'in', ids).execute();
   return rows.map((r) => ({ ...r, totalSpent: Number(r.totalSpent) }));
 }
+
+/** Vendors of every tenant after `afterId` in id order (a batch of a full scan, e.g. reindexing). */
+export async function scanVendors(db: Kysely<DB>, afterId: string | null, limit: number): Promise<Vendor[]> {
+  let q = db.selectFrom('vendors').selectAll();
+  if (afterId) q = q.where('id', '>', afterId);
+  const rows = await q.orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ ...r, totalSpent: Number(r.totalSpent) }));
+}

@@ -2,9 +2,14 @@ import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { type AdminArgs, isAdminCommand, runAdminCommand } from './admin/commands.ts';
 import { acquireDataDirLock, DataDirLockedError, liveLockHolder } from './admin/data-dir-lock.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { AppError } from './errors.ts';
+import { openEmbedder } from './embeddings/open.ts';
+import { buildWordVectorCache } from './embeddings/word-vector-cache.build.ts';
+import { createDocumentReader } from './extraction/reader.ts';
 import { createPartnersService } from './partners.service.ts';
+import { createServices } from './services.ts';
+import { createBlobStore } from './storage/index.ts';
 
 // Admin CLI: `npm run admin -- <command> [--flag value ...]`, one JSON line on stdout.
 // With the embedded database it never opens a data directory another process holds: while a server owns
@@ -13,7 +18,9 @@ import { createPartnersService } from './partners.service.ts';
 const USAGE = `usage:
   npm run admin -- create-partner --name NAME --tier extraction|storage|embed [--legacy-plan starter|professional|enterprise]
   npm run admin -- create-key --partner PARTNER_ID [--scopes scope1,scope2]
-  npm run admin -- revoke-key --prefix KEY_PREFIX`;
+  npm run admin -- revoke-key --prefix KEY_PREFIX
+  npm run admin -- reindex                 re-embed every invoice, receipt and vendor (after changing EMBEDDER)
+  npm run admin -- build-embeddings        (re)build the local embedder's word-vector cache`;
 
 class UsageError extends Error {}
 
@@ -44,13 +51,33 @@ async function viaServer(port: number, token: string, command: string, args: Adm
   return body;
 }
 
-async function direct(options: { databaseUrl: string } | { dataDir: string }, command: string, args: AdminArgs): Promise<object> {
+/** A progress bar on stderr when it is a terminal (stdout keeps the one JSON line). */
+function progressBar(label: string): (done: number, total: number) => void {
+  if (!process.stderr.isTTY) return () => {};
+  return (done, total) => {
+    const width = 30;
+    const filled = total ? Math.round((done / total) * width) : width;
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done >= total ? '\n' : ''}`);
+  };
+}
+
+async function direct(config: Config, options: { databaseUrl: string } | { dataDir: string }, command: string, args: AdminArgs): Promise<object> {
   const lock = 'dataDir' in options ? acquireDataDirLock(options.dataDir, 'cli') : undefined;
   try {
     const database = await connect(options);
     try {
       await migrateToLatest(database.db);
-      return await runAdminCommand(createPartnersService(database.db), command, args);
+      if (command !== 'reindex') return await runAdminCommand({ partners: createPartnersService(database.db) }, command, args);
+      // Only reindex needs the embedder (and the services it indexes through); the reader never starts a worker.
+      const log = { info: () => {}, warn: (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`) };
+      const embedder = await openEmbedder(config, log);
+      const reader = createDocumentReader();
+      try {
+        const services = createServices(database.db, { reader, blobs: createBlobStore(config), embedder, log });
+        return await runAdminCommand({ partners: services.partners, search: services.search, onProgress: progressBar('reindex') }, command, args);
+      } finally {
+        await reader.close();
+      }
     } finally {
       await database.close();
     }
@@ -63,8 +90,12 @@ async function run(): Promise<void> {
   const { command, args } = parseArgs(process.argv.slice(2));
   const config = loadConfig();
   let result: object;
-  if (config.databaseUrl) {
-    result = await direct({ databaseUrl: config.databaseUrl }, command, args);
+  if (command === 'build-embeddings') {
+    // Only a file under EMBEDDINGS_CACHE_DIR (written atomically): no database, no lock.
+    if (config.embedder.kind !== 'local') throw new UsageError('build-embeddings is for EMBEDDER=local');
+    result = await buildWordVectorCache(config.embedder.cacheDir, { onProgress: progressBar('word vectors') });
+  } else if (config.databaseUrl) {
+    result = await direct(config, { databaseUrl: config.databaseUrl }, command, args);
   } else {
     const holder = liveLockHolder(config.dataDir);
     if (holder?.owner === 'server' && holder.adminPort && holder.adminToken) {
@@ -72,7 +103,7 @@ async function run(): Promise<void> {
     } else if (holder) {
       throw new DataDirLockedError(holder, config.dataDir);
     } else {
-      result = await direct({ dataDir: config.dataDir }, command, args);
+      result = await direct(config, { dataDir: config.dataDir }, command, args);
     }
   }
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -3,6 +3,7 @@ import { insertDocument, setDocumentPageCount } from '../db/documents.queries.ts
 import {
   findInvoices,
   pageInvoices,
+  scanProcessedInvoices,
   type InvoiceLineItemRow,
   type InvoiceRow,
   insertInvoice,
@@ -174,6 +175,11 @@ export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Catego
         page.fetch,
       );
       return toConnection(rows.map(toInvoice), page.first);
+    },
+
+    /** Processed invoices of every tenant with their lines, in id order after `afterId` (full scans). */
+    async scan(afterId: string | null, limit: number): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
+      return withLines(await scanProcessedInvoices(db, afterId, limit));
     },
 
     /** Ends the invoice `failed`, keeping why. */

@@ -101,7 +101,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext });
     mountRestCompat(app, { schema, authenticate: services.authenticate, createContext });
     let adminToken: string | undefined;
-    if (lock) mountAdminEndpoint(app, () => adminToken, services.partners);
+    if (lock) mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search });
 
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();

@@ -6,6 +6,7 @@ import {
   insertReceiptLineItems,
   listReceiptLineItems,
   pageReceipts,
+  scanReceipts,
   type ReceiptLineItemRow,
   type ReceiptRow,
 } from '../db/receipts.queries.ts';
@@ -112,6 +113,13 @@ export function createReceiptsService(
     async lineItemsOf(tenantIds: readonly string[], receiptIds: readonly string[]): Promise<LineItem[][]> {
       const rows = await listReceiptLineItems(db, tenantIds, receiptIds);
       return receiptIds.map((id) => rows.filter((r) => r.receiptId === id).map(toLineItem));
+    },
+
+    /** Receipts of every tenant with their lines, in id order after `afterId` (full scans). */
+    async scan(afterId: string | null, limit: number): Promise<Array<Receipt & { lineItems: LineItem[] }>> {
+      const rows = await scanReceipts(db, afterId, limit);
+      const lines = await listReceiptLineItems(db, [...new Set(rows.map((r) => r.tenantId))], rows.map((r) => r.id));
+      return rows.map((r) => ({ ...toReceipt(r), lineItems: lines.filter((l) => l.receiptId === r.id).map(toLineItem) }));
     },
 
     /** The caller's receipts, newest first, as a connection. */

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import {
+  countIndexable,
   countStaleSearchDocuments,
+  deleteStaleSearchDocuments,
   nearestSearchDocuments,
   prepareVectorColumn,
   type SearchDocument,
@@ -10,8 +12,8 @@ import type { DB, SearchEntityType } from '../db/types.ts';
 import type { Principal } from './auth/authenticate.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import { InvalidInput } from './errors.ts';
-import type { Invoice, LineItem } from './invoices.service.ts';
-import type { Receipt } from './receipts.service.ts';
+import type { Invoice, InvoicesService, LineItem } from './invoices.service.ts';
+import type { Receipt, ReceiptsService } from './receipts.service.ts';
 import { searchDocumentOfInvoice, searchDocumentOfReceipt, searchDocumentOfVendor } from './search-documents.ts';
 import type { TenantsService } from './tenants.service.ts';
 import type { Vendor, VendorsService } from './vendors.service.ts';
@@ -35,7 +37,12 @@ export interface SearchResult {
  * Search by meaning: entities are embedded when they are processed (invoices, receipts) or created (vendors);
  * a query is embedded the same way and ranked by cosine similarity among the caller's tenants only.
  */
-export function createSearchService(db: Kysely<DB>, deps: { embedder: Embedder; tenants: TenantsService; vendors: VendorsService }) {
+const REINDEX_BATCH = 200;
+
+export function createSearchService(
+  db: Kysely<DB>,
+  deps: { embedder: Embedder; tenants: TenantsService; vendors: VendorsService; invoices: InvoicesService; receipts: ReceiptsService },
+) {
   const { embedder } = deps;
 
   async function index(docs: SearchDocument[]): Promise<void> {
@@ -61,6 +68,9 @@ export function createSearchService(db: Kysely<DB>, deps: { embedder: Embedder; 
 
     indexVendors: (vendors: readonly Vendor[]) => index(vendors.map(searchDocumentOfVendor)),
 
+    /** Indexes ready-made documents in one embed + upsert (src/search-eval.ts loads synthetic distractors with it). */
+    indexDocuments: (docs: readonly SearchDocument[]) => index([...docs]),
+
     /** Indexes processed invoices and (again, with their new counts) the vendors they belong to. */
     async indexUploadedInvoices(invoices: ReadonlyArray<Invoice & { lineItems?: readonly LineItem[] }>): Promise<void> {
       const processed = invoices.filter((i) => i.status === 'processed');
@@ -70,6 +80,35 @@ export function createSearchService(db: Kysely<DB>, deps: { embedder: Embedder; 
         ...processed.map((i) => searchDocumentOfInvoice(i, i.lineItems ?? [])),
         ...vendors.filter((v): v is Vendor => v !== null).map(searchDocumentOfVendor),
       ]);
+    },
+
+    /**
+     * Re-embeds every invoice, receipt and vendor with the current embedder (after EMBEDDER, its model or its
+     * dimension changed), then drops rows no entity owns any more. Safe to re-run; searches keep working.
+     */
+    async reindex(onProgress?: (done: number, total: number) => void): Promise<{ indexed: number; removed: number; embedder: string; ms: number }> {
+      const started = performance.now();
+      await prepareVectorColumn(db, embedder.dimensions);
+      const total = await countIndexable(db);
+      let done = 0;
+      const sources: Array<(after: string | null) => Promise<Array<{ id: string; doc: SearchDocument }>>> = [
+        async (after) => (await deps.invoices.scan(after, REINDEX_BATCH)).map((i) => ({ id: i.id, doc: searchDocumentOfInvoice(i, i.lineItems) })),
+        async (after) => (await deps.receipts.scan(after, REINDEX_BATCH)).map((r) => ({ id: r.id, doc: searchDocumentOfReceipt(r, r.lineItems) })),
+        async (after) => (await deps.vendors.scan(after, REINDEX_BATCH)).map((v) => ({ id: v.id, doc: searchDocumentOfVendor(v) })),
+      ];
+      for (const next of sources) {
+        let after: string | null = null;
+        for (;;) {
+          const batch = await next(after);
+          if (batch.length === 0) break;
+          await index(batch.map((b) => b.doc));
+          done += batch.length;
+          onProgress?.(done, total);
+          after = batch.at(-1)!.id;
+        }
+      }
+      const removed = await deleteStaleSearchDocuments(db, embedder.id);
+      return { indexed: done, removed, embedder: embedder.id, ms: Math.round(performance.now() - started) };
     },
 
     async search(
@@ -86,6 +125,8 @@ export function createSearchService(db: Kysely<DB>, deps: { embedder: Embedder; 
       // One tenant: the given one (if the partner's) or the partner's default tenant.
       const tenantIds = [await deps.tenants.resolve(principal, args.tenantId)];
       const [vector] = await embedder.embed([query]);
+      // A query of punctuation only has no features to compare (a zero vector): nothing is similar to it.
+      if (!vector!.some((x) => x !== 0)) return { results: [], query, totalResults: 0 };
       const hits = await nearestSearchDocuments(db, { tenantIds, embedderId: embedder.id, vector: vector!, type: args.type, limit });
       const results = hits.map((h) => ({
         type: h.entityType,

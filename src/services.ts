@@ -33,7 +33,7 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     tenants,
   });
   const vendors = createVendorsService(db, tenants);
-  const search = createSearchService(db, { embedder: infra.embedder, tenants, vendors });
+  const search = createSearchService(db, { embedder: infra.embedder, tenants, vendors, invoices, receipts });
   return {
     authenticate: createAuthenticator(db),
     partners: createPartnersService(db),

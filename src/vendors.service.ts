@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
-import { findVendors, listVendors, type Vendor } from '../db/vendors.queries.ts';
+import { findVendors, listVendors, scanVendors, type Vendor } from '../db/vendors.queries.ts';
 import type { Principal } from './auth/authenticate.ts';
 import { InvalidInput } from './errors.ts';
 import type { TenantsService } from './tenants.service.ts';
@@ -24,6 +24,9 @@ export function createVendorsService(db: Kysely<DB>, tenants: TenantsService) {
       const tenantId = await tenants.resolve(principal, args.tenantId);
       return listVendors(db, tenantId, { limit, offset });
     },
+
+    /** Vendors of every tenant in id order after `afterId` (full scans). */
+    scan: (afterId: string | null, limit: number) => scanVendors(db, afterId, limit),
 
     /** Vendors by id among the given tenants, in the order of `ids` (null where none: a DataLoader batch). */
     async byIds(tenantIds: readonly string[], ids: readonly string[]): Promise<Array<Vendor | null>> {

@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.ts';
-import type { PartnersService } from '../partners.service.ts';
-import { type AdminArgs, runAdminCommand } from './commands.ts';
+import { type AdminArgs, type AdminDeps, runAdminCommand } from './commands.ts';
 
 export const ADMIN_PATH = '/_admin/commands/:command';
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -11,7 +10,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * Lets the admin CLI act while this server owns the embedded database. Reachable only from loopback and
  * only with the token this server wrote into the data directory's lock file (readable by its owner only).
  */
-export function mountAdminEndpoint(app: FastifyInstance, token: () => string | undefined, partners: PartnersService): void {
+export function mountAdminEndpoint(app: FastifyInstance, token: () => string | undefined, deps: AdminDeps): void {
   app.post<{ Params: { command: string }; Body: AdminArgs }>(ADMIN_PATH, async (request, reply) => {
     const expected = token();
     const given = request.headers['x-admin-token'];
@@ -19,7 +18,7 @@ export function mountAdminEndpoint(app: FastifyInstance, token: () => string | u
       return reply.code(404).send({ error: `route not found: POST ${request.url}` });
     }
     try {
-      return await runAdminCommand(partners, request.params.command, request.body ?? {});
+      return await runAdminCommand(deps, request.params.command, request.body ?? {});
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       const status = err.code === 'NOT_FOUND' ? 404 : err.code === 'CONFLICT' ? 409 : 400;

@@ -1,7 +1,8 @@
 import { InvalidInput } from '../errors.ts';
 import type { PartnersService } from '../partners.service.ts';
+import type { SearchService } from '../search.service.ts';
 
-export const ADMIN_COMMANDS = ['create-partner', 'create-key', 'revoke-key'] as const;
+export const ADMIN_COMMANDS = ['create-partner', 'create-key', 'revoke-key', 'reindex', 'build-embeddings'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 export type AdminArgs = Record<string, string | undefined>;
 
@@ -9,8 +10,19 @@ export function isAdminCommand(value: string): value is AdminCommand {
   return (ADMIN_COMMANDS as readonly string[]).includes(value);
 }
 
-/** The admin commands, run the same way by the CLI (own database) and the server's loopback endpoint. */
-export async function runAdminCommand(partners: PartnersService, command: string, args: AdminArgs): Promise<object> {
+export interface AdminDeps {
+  partners: PartnersService;
+  /** Only `reindex` needs it (the CLI opens an embedder only for that command). */
+  search?: SearchService;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * The admin commands that touch the database, run the same way by the CLI (own database) and the server's
+ * loopback endpoint. (`build-embeddings` only writes a file: the CLI runs it itself.)
+ */
+export async function runAdminCommand(deps: AdminDeps, command: string, args: AdminArgs): Promise<object> {
+  const { partners } = deps;
   switch (command) {
     case 'create-partner':
       return partners.createPartner({
@@ -25,6 +37,9 @@ export async function runAdminCommand(partners: PartnersService, command: string
       });
     case 'revoke-key':
       return partners.revokeApiKey(required(args, 'prefix'));
+    case 'reindex':
+      if (!deps.search) throw new Error('reindex needs the search service');
+      return deps.search.reindex(deps.onProgress);
     default:
       throw new InvalidInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }

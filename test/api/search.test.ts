@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CAFE_RECEIPT, makeInvoicePdf, makeReceiptImage, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -122,5 +123,29 @@ describe('vendors', () => {
     expect(g.body.data.vendor.invoices.nodes.map((n: any) => n.invoiceNumber)).toEqual(['SY-2', 'SY-1', 'SY-0']);
     const foreign = await gql(t.base, partner.apiKey, 'query($id: UUID!) { vendor(id: $id) { name } }', { id: res.body.vendors[0].id });
     expect(foreign.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('reindex', () => {
+  test('re-embeds every entity with the current embedder and drops rows nothing owns any more', async () => {
+    const db = t.database.db;
+    await sql`update search_documents set embedder_id = 'openai:old-model'`.execute(db);
+    await sql`insert into search_documents (entity_type, entity_id, tenant_id, text, preview, embedder_id, embedding)
+      select 'invoice', gen_random_uuid(), tenant_id, text, preview, embedder_id, embedding from search_documents limit 1`.execute(db);
+    // Stale rows are invisible to search until they are re-embedded.
+    expect((await search(partner.apiKey, 'q=espresso')).body.data.results).toEqual([]);
+    const entities = await sql<{ n: string }>`select (select count(*) from invoices where status = 'processed')
+      + (select count(*) from receipts) + (select count(*) from vendors) as n`.execute(db);
+    const progress: number[] = [];
+    const result = await t.app.services.search.reindex((done) => progress.push(done));
+    expect(result).toMatchObject({ indexed: Number(entities.rows[0]!.n), removed: 1, embedder: 'local:wink-sg-100d+ngram-256' });
+    expect(progress.at(-1)).toBe(result.indexed);
+    expect((await search(partner.apiKey, 'q=espresso')).body.data.results[0].id).toBe(ids.cafe);
+  });
+
+  test('a query without letters or digits finds nothing (and is not an error)', async () => {
+    const res = await search(partner.apiKey, 'q=%21%21%21');
+    expect(res.status).toBe(200);
+    expect(res.body.data.results).toEqual([]);
   });
 });
