@@ -20,7 +20,9 @@ import { type Connection, pageRequest, toConnection } from './pagination.ts';
 import type { TenantsService } from './tenants.service.ts';
 import { normalizeVendorName } from './vendor-name.ts';
 
-export type Categorize = (description: string, context: { vendorName?: string | null }) => string;
+import type { CategorizeLines } from './extraction/categorizer.ts';
+
+export type Categorize = CategorizeLines;
 
 export interface LineItem {
   description: string | null;
@@ -100,6 +102,8 @@ export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Catego
     async complete(started: Invoice, extracted: readonly ExtractedInvoiceFields[]): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
       if (extracted.length === 0) throw new Error('complete() needs at least one extracted invoice');
       const { tenantId } = started;
+      // Categories first (the categoriser may embed descriptions): the transaction stays short.
+      const categories = await Promise.all(extracted.map((f) => deps.categorize(f.lineItems, { vendorName: f.vendorName })));
       const rows = await db.transaction().execute(async (trx) => {
         const out: InvoiceRow[] = [];
         for (const [i, fields] of extracted.entries()) {
@@ -123,10 +127,7 @@ export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Catego
             }
             await addVendorSpend(trx, tenantId, vendor.id, fields.total ?? 0);
           }
-          const lineItems: LineItem[] = fields.lineItems.map((item) => ({
-            ...item,
-            costCategory: deps.categorize(item.description ?? '', { vendorName: fields.vendorName }),
-          }));
+          const lineItems: LineItem[] = fields.lineItems.map((item, k) => ({ ...item, costCategory: categories[i]![k]! }));
           await insertInvoiceLineItems(trx, tenantId, id, lineItems);
           const row = await updateInvoice(trx, tenantId, id, {
             status: 'processed',

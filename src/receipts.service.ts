@@ -66,6 +66,7 @@ export function createReceiptsService(
       fields: ExtractedReceiptFields,
       useType: UseType,
     ): Promise<Receipt & { lineItems: LineItem[] }> {
+      const categories = await deps.categorize(fields.lineItems, { vendorName: fields.merchantName });
       return db.transaction().execute(async (trx) => {
         const doc = await insertDocument(trx, tenantId, { ...document, kind: 'receipt' });
         const pm = fields.paymentMethod;
@@ -89,10 +90,7 @@ export function createReceiptsService(
           fieldConfidences: JSON.stringify(fields.fieldConfidences),
           processedAt: new Date(),
         });
-        const lineItems: LineItem[] = fields.lineItems.map((item) => ({
-          ...item,
-          costCategory: deps.categorize(item.description ?? '', { vendorName: fields.merchantName }),
-        }));
+        const lineItems: LineItem[] = fields.lineItems.map((item, k) => ({ ...item, costCategory: categories[k]! }));
         await insertReceiptLineItems(trx, tenantId, row.id, lineItems);
         const receipt = toReceipt(row);
         await appendEvent(trx, tenantId, { type: 'receipt.processed', subjectId: row.id, payload: receiptResource(receipt, lineItems) });

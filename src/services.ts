@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
-import { categorizeLineItem } from './extraction/categories.ts';
+import { createCategorizer } from './extraction/categorizer.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import type { DocumentReader } from './extraction/reader.ts';
 import { taxCategoryForReceipt } from './extraction/tax-categories.ts';
@@ -26,9 +26,10 @@ export interface Infrastructure {
 /** Every domain service, built once per process over one database. */
 export function createServices(db: Kysely<DB>, infra: Infrastructure) {
   const tenants = createTenantsService(db);
-  const invoices = createInvoicesService(db, { categorize: categorizeLineItem, tenants });
+  const categorize = createCategorizer(infra.embedder);
+  const invoices = createInvoicesService(db, { categorize, tenants });
   const receipts = createReceiptsService(db, {
-    categorize: categorizeLineItem,
+    categorize,
     taxCategorize: (fields) => taxCategoryForReceipt(fields, fields.lineItems),
     tenants,
   });

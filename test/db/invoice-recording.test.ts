@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Database } from '../../db/connect.ts';
 import { listEvents } from '../../db/outbox.queries.ts';
-import { categorizeLineItem } from '../../src/extraction/categories.ts';
+import { createCategorizer } from '../../src/extraction/categorizer.ts';
 import type { ExtractedInvoiceFields } from '../../src/extraction/types.ts';
 import { createInvoicesService, type NewDocument } from '../../src/invoices.service.ts';
 import { createTenantsService } from '../../src/tenants.service.ts';
@@ -47,7 +47,7 @@ function fields(over: Partial<ExtractedInvoiceFields>): ExtractedInvoiceFields {
 beforeAll(async () => {
   database = await freshDatabase();
   ({ tenantId } = await createPartnersService(database.db).createPartner({ name: 'Rec', tier: 'storage' }));
-  invoices = createInvoicesService(database.db, { categorize: categorizeLineItem, tenants: createTenantsService(database.db) });
+  invoices = createInvoicesService(database.db, { categorize: createCategorizer(null), tenants: createTenantsService(database.db) });
 });
 afterAll(() => database?.close());
 
