@@ -258,7 +258,8 @@ function toInvoice(r: InvoiceRow): Invoice {
   };
 }
 
-function toLineItem(r: InvoiceLineItemRow): LineItem {
+/** A stored line (of an invoice or a receipt: the same columns) as the API shows it. */
+export function toLineItem(r: Omit<InvoiceLineItemRow, 'invoiceId'>): LineItem {
   return {
     description: r.description,
     sku: r.sku,

@@ -7,14 +7,13 @@ import {
   listReceiptLineItems,
   pageReceipts,
   scanReceipts,
-  type ReceiptLineItemRow,
   type ReceiptRow,
 } from '../db/receipts.queries.ts';
 import { appendEvent } from '../db/outbox.queries.ts';
 import type { DB } from '../db/types.ts';
 import type { Principal } from './auth/authenticate.ts';
 import type { ExtractedReceiptFields, PaymentMethodType } from './extraction/types.ts';
-import type { Categorize, LineItem, NewDocument } from './invoices.service.ts';
+import { type Categorize, type LineItem, type NewDocument, toLineItem } from './invoices.service.ts';
 import { type Connection, pageRequest, toConnection } from './pagination.ts';
 import type { TenantsService } from './tenants.service.ts';
 
@@ -171,17 +170,5 @@ function toReceipt(r: ReceiptRow): Receipt {
     extractionConfidence: num(r.extractionConfidence),
     fieldConfidences: (r.fieldConfidences ?? {}) as Record<string, number>,
     createdAt: r.createdAt,
-  };
-}
-
-function toLineItem(r: ReceiptLineItemRow): LineItem {
-  return {
-    description: r.description,
-    sku: r.sku,
-    quantity: num(r.quantity),
-    unit: r.unit,
-    unitPrice: num(r.unitPrice),
-    total: num(r.total),
-    costCategory: r.costCategory,
   };
 }
