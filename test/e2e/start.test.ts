@@ -74,6 +74,14 @@ test('npm start on an empty data directory: demo key, CLI beside it, graceful SI
   expect(Object.keys(partner).sort()).toEqual(['apiKey', 'partnerId', 'tenantId']);
   expect((await vendors(first.base, partner.apiKey)).status).toBe(200);
 
+  // the first start built the word-vector cache for search; reindex runs in the server and reports what it did
+  expect(existsSync(path.join(DATA_DIR, 'embeddings', 'wink-sg-100d.v1.bin'))).toBe(true);
+  const reindexed = await admin('reindex');
+  expect(reindexed.code).toBe(0);
+  expect(JSON.parse(reindexed.stdout.trim())).toMatchObject({ indexed: 0, removed: 0, embedder: 'local:wink-sg-100d+ngram-256' });
+  const found = await fetch(`${first.base}/api/v1/partner/search?q=invoices`, { headers: { 'x-api-key': partner.apiKey } });
+  expect(await found.json()).toEqual({ success: true, data: { results: [], query: 'invoices', totalResults: 0 } });
+
   // a second server on the same data directory refuses to start
   const second = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: ENV });
   running.push(second);
