@@ -14,22 +14,34 @@ export interface QueryScore {
   foundRelevant: number;
   /** How the top k were made up. */
   composition: { dataset: number; vendor: number; synthetic: number; unknown: number };
-  /** Files (or "vendor" / "synthetic") in result order, for reading the run. */
-  top: string[];
+  /** Similarity (0–100, as the API shows it) of the first result and of the first relevant one. */
+  topSimilarity: number | null;
+  firstRelevantSimilarity: number | null;
+  /** Files (or "vendor" / "synthetic") with their similarity, in result order, for reading the run. */
+  top: Array<{ hit: string; similarity: number }>;
 }
 
-export function scoreQuery(q: string, relevant: readonly string[], results: readonly ResultTarget[], k = 10): QueryScore {
+export interface RankedResult {
+  target: ResultTarget;
+  similarity: number;
+}
+
+export function scoreQuery(q: string, relevant: readonly string[], results: readonly RankedResult[], k = 10): QueryScore {
   const wanted = new Set(relevant);
   const top = results.slice(0, k);
   const found = new Set<string>();
   let firstRelevantRank: number | null = null;
+  let firstRelevantSimilarity: number | null = null;
   const composition = { dataset: 0, vendor: 0, synthetic: 0, unknown: 0 };
-  top.forEach((r, i) => {
+  top.forEach(({ target: r, similarity }, i) => {
     if ('file' in r) {
       composition.dataset++;
       if (wanted.has(r.file)) {
         found.add(r.file);
-        firstRelevantRank ??= i + 1;
+        if (firstRelevantRank === null) {
+          firstRelevantRank = i + 1;
+          firstRelevantSimilarity = similarity;
+        }
       }
     } else if ('vendor' in r) composition.vendor++;
     else if ('synthetic' in r) composition.synthetic++;
@@ -43,7 +55,12 @@ export function scoreQuery(q: string, relevant: readonly string[], results: read
     recall: wanted.size ? found.size / wanted.size : 0,
     foundRelevant: found.size,
     composition,
-    top: top.map((r) => ('file' in r ? r.file : 'vendor' in r ? 'vendor' : 'synthetic' in r ? 'synthetic' : 'unknown')),
+    topSimilarity: top[0]?.similarity ?? null,
+    firstRelevantSimilarity,
+    top: top.map(({ target: r, similarity }) => ({
+      hit: 'file' in r ? r.file : 'vendor' in r ? 'vendor' : 'synthetic' in r ? 'synthetic' : 'unknown',
+      similarity,
+    })),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  analyzeSearchDocuments,
   countIndexable,
   countStaleSearchDocuments,
   deleteStaleSearchDocuments,
@@ -38,6 +39,7 @@ export interface SearchResult {
  * a query is embedded the same way and ranked by cosine similarity among the caller's tenants only.
  */
 const REINDEX_BATCH = 200;
+const ANALYZE_EVERY = 1000;
 
 export function createSearchService(
   db: Kysely<DB>,
@@ -45,10 +47,18 @@ export function createSearchService(
 ) {
   const { embedder } = deps;
 
+  // The planner needs fresh statistics to pick the HNSW index over an exact scan of a tenant's rows; embedded
+  // PGlite runs no autovacuum, so the index analyzes itself after every ANALYZE_EVERY rows it writes.
+  let writtenSinceAnalyze = 0;
   async function index(docs: SearchDocument[]): Promise<void> {
     if (docs.length === 0) return;
     const vectors = await embedder.embed(docs.map((d) => d.text));
     await upsertSearchDocuments(db, embedder.id, docs.map((d, i) => ({ ...d, embedding: vectors[i]! })));
+    writtenSinceAnalyze += docs.length;
+    if (writtenSinceAnalyze >= ANALYZE_EVERY) {
+      writtenSinceAnalyze = 0;
+      await analyzeSearchDocuments(db);
+    }
   }
 
   return {
@@ -60,6 +70,7 @@ export function createSearchService(
      */
     async prepare(): Promise<{ dropped: number; stale: number }> {
       const dropped = await prepareVectorColumn(db, embedder.dimensions);
+      await analyzeSearchDocuments(db);
       return { dropped, stale: await countStaleSearchDocuments(db, embedder.id) };
     },
 
@@ -108,6 +119,7 @@ export function createSearchService(
         }
       }
       const removed = await deleteStaleSearchDocuments(db, embedder.id);
+      await analyzeSearchDocuments(db);
       return { indexed: done, removed, embedder: embedder.id, ms: Math.round(performance.now() - started) };
     },
 
