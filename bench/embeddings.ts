@@ -1,4 +1,4 @@
-// Benchmark of the local embedder: `npx tsx --expose-gc bench/embeddings.ts`.
+// Benchmark of the local embedder: `npm run bench -- embeddings`.
 // Prints the cache build time and size, the cache load time with RSS before/after, and embed throughput for
 // 1,000 invoice-like texts. Builds into a temporary directory (≈10 s), which it removes afterwards.
 

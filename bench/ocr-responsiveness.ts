@@ -1,5 +1,5 @@
 // Benchmark: how long /healthz takes while 4 OCR uploads run, against an idle server.
-// `npm run bench` — prints figures and the during/idle ratio (target: p95 during OCR under 50 ms).
+// `npm run bench -- ocr` — prints figures and the during/idle ratio (target: p95 during OCR under 50 ms).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

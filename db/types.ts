@@ -175,6 +175,50 @@ export interface SearchDocumentsTable {
   indexedAt: Timestamp;
 }
 
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhooksTable {
+  id: Generated<string>;
+  partnerId: string;
+  /** null: every tenant of the partner. */
+  tenantId: string | null;
+  url: string;
+  events: string[];
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Timestamp | null;
+  enabled: Generated<boolean>;
+  disabledReason: string | null;
+  createdAt: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  /** The whole body that is signed and sent. */
+  payload: Json;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  retryFrom: Generated<number>;
+  nextAttemptAt: Timestamp;
+  lockedUntil: Timestamp | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: Timestamp;
+  deliveredAt: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  deliveryId: string;
+  attempt: number;
+  startedAt: Timestamp;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
 export interface DB {
   partners: PartnersTable;
   apiKeys: ApiKeysTable;
@@ -188,6 +232,9 @@ export interface DB {
   receiptLineItems: ReceiptLineItemsTable;
   outboxEvents: OutboxEventsTable;
   searchDocuments: SearchDocumentsTable;
+  webhooks: WebhooksTable;
+  webhookDeliveries: WebhookDeliveriesTable;
+  webhookAttempts: WebhookAttemptsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -2,8 +2,10 @@ import { requireAccess } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import { NotFound } from '../src/errors.ts';
 import type { UploadedFile } from '../src/http/multipart.ts';
-import type { Invoice, InvoiceListArgs } from '../src/invoices.service.ts';
+import type { Invoice, InvoiceListArgs, LineItem } from '../src/invoices.service.ts';
 import { loaders } from './loaders.ts';
+
+type InvoiceParent = Invoice & { lineItems?: LineItem[] };
 
 const CONFIDENCE_FIELDS = ['vendorName', 'invoiceNumber', 'invoiceDate', 'dueDate', 'total'] as const;
 
@@ -37,13 +39,16 @@ export const invoiceResolvers = {
     },
   },
   Invoice: {
-    lineItems: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceLineItems.load(invoice.id),
-    costCategories: async (invoice: Invoice, _: unknown, ctx: RequestContext) => {
-      const lines = await loaders(ctx).invoiceLineItems.load(invoice.id);
+    // An event's snapshot carries its lines; a stored invoice's are loaded (batched).
+    lineItems: (invoice: InvoiceParent, _: unknown, ctx: RequestContext) => invoice.lineItems ?? loaders(ctx).invoiceLineItems.load(invoice.id),
+    costCategories: async (invoice: InvoiceParent, _: unknown, ctx: RequestContext) => {
+      const lines = invoice.lineItems ?? (await loaders(ctx).invoiceLineItems.load(invoice.id));
       return [...new Set(lines.map((l) => l.costCategory))];
     },
     vendor: (invoice: Invoice, _: unknown, ctx: RequestContext) => (invoice.vendorId ? loaders(ctx).vendor.load(invoice.vendorId) : null),
+    // Snapshots in events lack the store and status details of a stored row: absent means null.
+    storeId: (invoice: Invoice) => invoice.storeId ?? null,
     fieldConfidences: (invoice: Invoice) =>
-      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences[f] ?? 0)])),
+      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])),
   },
 };

@@ -2,6 +2,7 @@ import { requireAccess } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import { NotFound } from '../src/errors.ts';
 import type { UploadedFile } from '../src/http/multipart.ts';
+import type { LineItem } from '../src/invoices.service.ts';
 import type { Receipt, ReceiptListArgs, UseType } from '../src/receipts.service.ts';
 import { loaders } from './loaders.ts';
 
@@ -36,8 +37,9 @@ export const receiptResolvers = {
     },
   },
   Receipt: {
-    lineItems: (receipt: Receipt, _: unknown, ctx: RequestContext) => loaders(ctx).receiptLineItems.load(receipt.id),
+    lineItems: (receipt: Receipt & { lineItems?: LineItem[] }, _: unknown, ctx: RequestContext) =>
+      receipt.lineItems ?? loaders(ctx).receiptLineItems.load(receipt.id),
     fieldConfidences: (receipt: Receipt) =>
-      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(receipt.fieldConfidences[f] ?? 0)])),
+      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(receipt.fieldConfidences?.[f] ?? 0)])),
   },
 };

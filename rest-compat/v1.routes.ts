@@ -71,6 +71,20 @@ export const v1Routes: RestRoute[] = [
     },
     respond: (data: { search: unknown }) => ({ status: 200, body: { success: true, data: data.search } }),
   },
+  {
+    method: 'POST',
+    path: '/api/v1/partner/webhooks',
+    family: 'v1',
+    operation: 'RegisterWebhook',
+    variables: ({ body }) => {
+      const json = jsonObject(body);
+      if (json.url === undefined || json.url === null) throw InvalidInput.field('url', 'is required');
+      // GraphQL would coerce a lone string into a list; the contract says array.
+      if (!Array.isArray(json.events)) throw InvalidInput.field('events', 'is required: an array of event names');
+      return { url: json.url, events: json.events };
+    },
+    respond: (data: { registerWebhook: unknown }) => ({ status: 201, body: data.registerWebhook }),
+  },
 ];
 
 /** The search text, named as the route names it (`q` or `query`); its length is checked by the service. */

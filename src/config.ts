@@ -20,6 +20,10 @@ const Env = z.object({
   EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   EMBEDDINGS_DIMENSIONS: z.coerce.number().int().positive().max(65_536).optional(),
   EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
+  EVENTS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  // Webhooks (src/webhooks.service.ts): delays before each retry; DESIGN §7's schedule by default.
+  WEBHOOK_RETRY_SCHEDULE: z.string().default('5s,5m,30m,2h,5h,10h,10h').transform(parseDurations),
+  OUTBOUND_ALLOW_LOOPBACK: z.enum(['0', '1']).default('0'),
 });
 
 export interface Config {
@@ -35,6 +39,12 @@ export interface Config {
   gcs: { bucket: string; apiEndpoint?: string; projectId?: string } | undefined;
   /** How texts become vectors (src/embeddings): offline word vectors, or an OpenAI-compatible /v1/embeddings server. */
   embedder: EmbedderConfig;
+  /** How often each instance reads new outbox events for its subscribers and webhooks. */
+  eventsPollMs: number;
+  /** Delays (ms) before each retry of a failed webhook delivery; after the last one the delivery fails. */
+  webhookRetryScheduleMs: number[];
+  /** Outgoing calls may target loopback addresses (and http:// to them): local development and tests only. */
+  outboundAllowLoopback: boolean;
 }
 
 export type EmbedderConfig =
@@ -66,6 +76,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.EMBEDDER === 'openai'
         ? { kind: 'openai', baseUrl: e.EMBEDDINGS_URL!, model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY, dimensions: e.EMBEDDINGS_DIMENSIONS }
         : { kind: 'local', cacheDir: path.resolve(e.EMBEDDINGS_CACHE_DIR ?? path.join(e.DATA_DIR, 'embeddings')) },
+    eventsPollMs: e.EVENTS_POLL_MS,
+    webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
+    outboundAllowLoopback: e.OUTBOUND_ALLOW_LOOPBACK === '1',
   };
 }
 
@@ -80,4 +93,22 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
 
 function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+}
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** '5s,5m,2h' → [5000, 300000, 7200000]; 1 to 20 entries, each from 1 ms to 24 h. */
+function parseDurations(value: string, ctx: z.RefinementCtx): number[] {
+  const out: number[] = [];
+  for (const part of value.split(',').map((p) => p.trim())) {
+    const m = /^(\d+)(ms|s|m|h)$/.exec(part);
+    const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : NaN;
+    if (!(ms >= 1 && ms <= 86_400_000)) {
+      ctx.addIssue({ code: 'custom', message: `"${part}" is not a duration from 1ms to 24h (a number with ms, s, m or h, e.g. 5s,5m,30m)` });
+      return [];
+    }
+    out.push(ms);
+  }
+  if (out.length > 20) ctx.addIssue({ code: 'custom', message: 'at most 20 retries' });
+  return out;
 }

@@ -77,7 +77,17 @@ export interface InvoiceListArgs {
   } | null;
 }
 
-export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Categorize; tenants: TenantsService }) {
+export function createInvoicesService(
+  db: Kysely<DB>,
+  deps: { categorize: Categorize; tenants: TenantsService; /** Outbox events were committed. */ written?: () => void },
+) {
+  /** Runs a recording transaction, then tells the dispatcher its outbox events are there. */
+  async function recording<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+    const result = await db.transaction().execute(work);
+    deps.written?.();
+    return result;
+  }
+
   async function withLines(rows: InvoiceRow[]): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
     const lines = await listInvoiceLineItems(db, [...new Set(rows.map((r) => r.tenantId))], rows.map((r) => r.id));
     return rows.map((r) => ({ ...toInvoice(r), lineItems: lines.filter((l) => l.invoiceId === r.id).map(toLineItem) }));
@@ -86,7 +96,7 @@ export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Catego
   return {
     /** Stores the uploaded document and opens its invoice in `processing`. */
     async start(tenantId: string, document: NewDocument, storeId: string | null): Promise<Invoice> {
-      return db.transaction().execute(async (trx) => {
+      return recording(async (trx) => {
         const doc = await insertDocument(trx, tenantId, { ...document, kind: 'invoice' });
         const row = await insertInvoice(trx, tenantId, { documentId: doc.id, storeId });
         const invoice = toInvoice(row);
@@ -104,7 +114,7 @@ export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Catego
       const { tenantId } = started;
       // Categories first (the categoriser may embed descriptions): the transaction stays short.
       const categories = await Promise.all(extracted.map((f) => deps.categorize(f.lineItems, { vendorName: f.vendorName })));
-      const rows = await db.transaction().execute(async (trx) => {
+      const rows = await recording(async (trx) => {
         const out: InvoiceRow[] = [];
         for (const [i, fields] of extracted.entries()) {
           let id = started.id;
@@ -185,7 +195,7 @@ export function createInvoicesService(db: Kysely<DB>, deps: { categorize: Catego
 
     /** Ends the invoice `failed`, keeping why. */
     async fail(started: Invoice, reason: string): Promise<Invoice> {
-      return db.transaction().execute(async (trx) => {
+      return recording(async (trx) => {
         const row = await updateInvoice(trx, started.tenantId, started.id, { status: 'failed', error: reason, processedAt: new Date() });
         const invoice = toInvoice(row);
         await appendEvent(trx, started.tenantId, { type: 'invoice.failed', subjectId: row.id, payload: resource(invoice, []) });

@@ -13,11 +13,13 @@ import { startBanner } from './banner.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createContextFactory } from './context.ts';
 import { openEmbedder } from './embeddings/open.ts';
+import { createDispatcher } from './events/dispatcher.ts';
 import { createDocumentReader } from './extraction/reader.ts';
 import { type BlobStore, createBlobStore } from './storage/index.ts';
 import { mountGraphQL } from './http/graphql.ts';
 import { createHttpServer } from './http/server.ts';
 import { createServices, type Services } from './services.ts';
+import type { WebhookSettings } from './webhooks.service.ts';
 
 // The only composition root: config → database → services → schema → HTTP (GraphQL, graphql-ws, REST).
 
@@ -40,6 +42,8 @@ export interface StartOptions {
   /** Create a demo partner when the embedded database has none (npm start). */
   seedDemo?: boolean;
   print?: (text: string) => void;
+  /** Test-only webhook settings over the configured ones (e.g. `ca` to trust a self-signed receiver). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export function loadTypeDefs(): string[] {
@@ -89,7 +93,12 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const reader = createDocumentReader();
     onFailure.push(() => reader.close());
     const blobs = createBlobStore(config);
-    const services = createServices(db, { reader, blobs, embedder, log: app.log });
+    const webhooks: WebhookSettings = {
+      retryScheduleMs: config.webhookRetryScheduleMs,
+      allowLoopback: config.outboundAllowLoopback,
+      ...options.webhooks,
+    };
+    const services = createServices(db, { reader, blobs, embedder, log: app.log, webhooks });
     const index = await services.search.prepare();
     if (index.dropped || index.stale) {
       app.log.warn(index, 'search index rows from another embedder: run `npm run admin -- reindex`');
@@ -103,7 +112,22 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     let adminToken: string | undefined;
     if (lock) mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search });
 
+    // Outbox → live subscriptions (every instance) and webhook deliveries (once across instances).
+    const dispatcher = createDispatcher(db, services.events, {
+      pollMs: config.eventsPollMs,
+      log: app.log,
+      publish: async (trx, rows) => {
+        await services.webhooks.enqueue(trx, rows);
+      },
+      published: () => services.webhooks.wake(),
+    });
+    await dispatcher.start();
+    onFailure.push(() => dispatcher.stop());
+
     await app.listen({ port: config.port, host: config.host });
+    // Webhook deliveries are sent from the database queue (a delivery is a row: nothing is lost on a crash).
+    const webhookDelivery = services.webhooks.startDelivery();
+    onFailure.push(() => webhookDelivery.stop());
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     if (lock) adminToken = lock.publishAdmin(port);
@@ -126,6 +150,8 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
         (closing ??= (async () => {
           await graphql.stop();
           await app.close();
+          await dispatcher.stop();
+          await webhookDelivery.stop();
           await reader.close();
           if (!options.database) await owned.close();
           lock?.release();

@@ -56,7 +56,7 @@ export type TaxCategorize = (fields: ExtractedReceiptFields) => string;
 /** Recording receipts: the document, the receipt, its line items and `receipt.processed` in one transaction. */
 export function createReceiptsService(
   db: Kysely<DB>,
-  deps: { categorize: Categorize; taxCategorize: TaxCategorize; tenants: TenantsService },
+  deps: { categorize: Categorize; taxCategorize: TaxCategorize; tenants: TenantsService; written?: () => void },
 ) {
   return {
     async record(
@@ -66,7 +66,7 @@ export function createReceiptsService(
       useType: UseType,
     ): Promise<Receipt & { lineItems: LineItem[] }> {
       const categories = await deps.categorize(fields.lineItems, { vendorName: fields.merchantName });
-      return db.transaction().execute(async (trx) => {
+      const recorded = await db.transaction().execute(async (trx) => {
         const doc = await insertDocument(trx, tenantId, { ...document, kind: 'receipt' });
         const pm = fields.paymentMethod;
         const row = await insertReceipt(trx, tenantId, {
@@ -95,6 +95,8 @@ export function createReceiptsService(
         await appendEvent(trx, tenantId, { type: 'receipt.processed', subjectId: row.id, payload: receiptResource(receipt, lineItems) });
         return { ...receipt, lineItems };
       });
+      deps.written?.();
+      return recorded;
     },
 
     /** Receipts by id among the given tenants, in the order of `ids` (null where none: a DataLoader batch). */

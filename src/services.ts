@@ -7,12 +7,14 @@ import type { DocumentReader } from './extraction/reader.ts';
 import { taxCategoryForReceipt } from './extraction/tax-categories.ts';
 import { createInvoicesService } from './invoices.service.ts';
 import { createPartnersService } from './partners.service.ts';
+import { EventPubSub } from './events/pubsub.ts';
 import { createReceiptsService } from './receipts.service.ts';
 import { createSearchService } from './search.service.ts';
 import type { BlobStore } from './storage/index.ts';
 import { createTenantsService } from './tenants.service.ts';
 import { createUploadsService } from './uploads.service.ts';
 import { createVendorsService } from './vendors.service.ts';
+import { createWebhooksService, DEFAULT_RETRY_SCHEDULE_MS, type WebhookSettings } from './webhooks.service.ts';
 
 /** What the services run on besides the database (built and closed by the composition root). */
 export interface Infrastructure {
@@ -21,15 +23,20 @@ export interface Infrastructure {
   embedder: Embedder;
   /** Where services report what they recover from (e.g. a search-index write that failed). */
   log: { warn(obj: object, msg: string): void };
+  /** Webhook delivery settings (from config); default: DESIGN §7's schedule, no loopback receivers. */
+  webhooks?: WebhookSettings;
 }
 
 /** Every domain service, built once per process over one database. */
 export function createServices(db: Kysely<DB>, infra: Infrastructure) {
   const tenants = createTenantsService(db);
+  const events = new EventPubSub();
+  const written = () => events.written();
   const categorize = createCategorizer(infra.embedder);
-  const invoices = createInvoicesService(db, { categorize, tenants });
+  const invoices = createInvoicesService(db, { categorize, tenants, written });
   const receipts = createReceiptsService(db, {
     categorize,
+    written,
     taxCategorize: (fields) => taxCategoryForReceipt(fields, fields.lineItems),
     tenants,
   });
@@ -43,7 +50,15 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     invoices,
     receipts,
     search,
+    /** Live domain events of this process (fed by the dispatcher from the outbox). */
+    events,
     uploads: createUploadsService({ ...infra, tenants, invoices, receipts, search }),
+    /** Webhook endpoints and their delivery queue (`enqueue` is for the dispatcher, `startDelivery` for main). */
+    webhooks: createWebhooksService(db, {
+      tenants,
+      settings: infra.webhooks ?? { retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS, allowLoopback: false },
+      log: infra.log,
+    }),
   };
 }
 export type Services = ReturnType<typeof createServices>;

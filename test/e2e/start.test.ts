@@ -2,47 +2,19 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { lockFile } from '../../src/admin/data-dir-lock.ts';
+import { ROOT, startServerProcess } from '../helpers/process.ts';
 
 // The real process, as `npm start` runs it: its own embedded database in DATA_DIR, signals, restarts,
 // and the admin CLI beside it.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'partner-api-e2e-'));
 const ENV = { ...process.env, DATA_DIR, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', METADATA_SERVER_DETECTION: 'none' };
 const running: ChildProcess[] = [];
 
 afterAll(() => running.forEach((p) => p.exitCode === null && p.kill('SIGKILL')));
 
-interface Server {
-  proc: ChildProcess;
-  base: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(): Promise<Server> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: ENV });
-  running.push(proc);
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on http:\/\/localhost:(\d+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve({ proc, base: `http://127.0.0.1:${m[1]}`, output: () => out, exited });
-      }
-    }, 50);
-    exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited with ${code}: ${out}`));
-    });
-  });
-}
+const startServer = () => startServerProcess(ENV, running);
 
 function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: ENV });

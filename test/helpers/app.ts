@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import type { Database } from '../../db/connect.ts';
 import type { LegacyPlan, Tier } from '../../db/types.ts';
 import { loadConfig } from '../../src/config.ts';
-import { type RunningApp, startApp } from '../../src/main.ts';
+import { type RunningApp, type StartOptions, startApp } from '../../src/main.ts';
 import { freshDatabase } from './db.ts';
 import { assertMatchesContract } from './openapi.ts';
 
@@ -20,8 +20,16 @@ export interface TestApp {
 }
 
 /** The whole service on a random loopback port over a fresh database, exactly as main.ts composes it. */
-export async function startTestApp(options: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
-  const database = await freshDatabase(options);
+export async function startTestApp(
+  options: {
+    onQuery?: (sql: string) => void;
+    /** Extra environment for loadConfig (e.g. WEBHOOK_RETRY_SCHEDULE, OUTBOUND_ALLOW_LOOPBACK). */
+    env?: Record<string, string>;
+    /** Test-only webhook settings (e.g. the CA of a self-signed receiver). */
+    webhooks?: StartOptions['webhooks'];
+  } = {},
+): Promise<TestApp> {
+  const database = await freshDatabase({ onQuery: options.onQuery });
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -29,8 +37,9 @@ export async function startTestApp(options: { onQuery?: (sql: string) => void } 
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-')),
     NODE_ENV: 'test',
     EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
+    ...options.env,
   });
-  const app = await startApp({ config, database });
+  const app = await startApp({ config, database, webhooks: options.webhooks });
   return {
     app,
     base: `http://127.0.0.1:${app.port}`,

@@ -48,3 +48,15 @@ test('embedder: openai without URL or model, an unknown kind and bad dimensions 
   expect(bad).not.toContain('required');
   expect(bad).toContain('EMBEDDINGS_DIMENSIONS');
 });
+
+test('webhooks: DESIGN §7 retry schedule by default; WEBHOOK_RETRY_SCHEDULE and OUTBOUND_ALLOW_LOOPBACK are validated', () => {
+  const d = loadConfig({});
+  expect(d.webhookRetryScheduleMs).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+  expect(d.outboundAllowLoopback).toBe(false);
+  const c = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '100ms, 1s,2m,1h', OUTBOUND_ALLOW_LOOPBACK: '1' });
+  expect(c.webhookRetryScheduleMs).toEqual([100, 1000, 120_000, 3_600_000]);
+  expect(c.outboundAllowLoopback).toBe(true);
+  for (const bad of [{ WEBHOOK_RETRY_SCHEDULE: '5x' }, { WEBHOOK_RETRY_SCHEDULE: '1s,,2s' }, { WEBHOOK_RETRY_SCHEDULE: '25h' }, { OUTBOUND_ALLOW_LOOPBACK: 'yes' }]) {
+    expect(() => loadConfig(bad)).toThrow(new RegExp(Object.keys(bad)[0]!));
+  }
+});

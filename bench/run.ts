@@ -1,0 +1,21 @@
+// `npm run bench [-- <name> ...]`: runs the named benchmarks (default: all), each in its own process.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BENCHES: Record<string, string> = {
+  ocr: 'ocr-responsiveness.ts',
+  embeddings: 'embeddings.ts',
+  events: 'events.ts',
+};
+const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const unknown = names.filter((n) => !(n in BENCHES));
+if (unknown.length) {
+  console.error(`unknown benchmark(s) ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+  process.exit(2);
+}
+for (const name of names.length ? names : Object.keys(BENCHES)) {
+  console.log(`\n== ${name} ==`);
+  const file = fileURLToPath(new URL(BENCHES[name]!, import.meta.url));
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], { stdio: 'inherit', env: { ...process.env, METADATA_SERVER_DETECTION: 'none' } });
+  if (r.status !== 0) process.exitCode = 1;
+}

@@ -1,0 +1,99 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { type Client, createClient } from 'graphql-ws';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import WebSocket from 'ws';
+import { connect, createPglite, type Database } from '../../db/connect.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { createPartnersService } from '../../src/partners.service.ts';
+import { makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
+import { startPgWireProxy } from '../helpers/pg-wire-proxy.ts';
+import { type ServerProcess, startServerProcess } from '../helpers/process.ts';
+
+// Two server processes on one database through the production `pg` path (PGlite served over the Postgres wire
+// protocol, which does not carry LISTEN/NOTIFY between connections): events written by either reach the other.
+// The wire proxy keeps pglite-socket's single backend from interleaving two connections' extended queries.
+let pglite: Awaited<ReturnType<typeof createPglite>>;
+let socket: PGLiteSocketServer;
+let proxy: Awaited<ReturnType<typeof startPgWireProxy>>;
+let database: Database;
+const running: ChildProcess[] = [];
+const clients: Client[] = [];
+let a: ServerProcess;
+let b: ServerProcess;
+let apiKey: string;
+
+beforeAll(async () => {
+  pglite = await createPglite();
+  socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 40 });
+  await socket.start();
+  const [host, port] = socket.getServerConn().split(':');
+  proxy = await startPgWireProxy({ host: host!, port: Number(port) });
+  const url = `postgres://postgres:postgres@127.0.0.1:${proxy.port}/postgres?sslmode=disable`;
+  database = await connect({ databaseUrl: url, poolSize: 2 });
+  await migrateToLatest(database.db);
+  ({ apiKey } = await createPartnersService(database.db).createPartner({ name: 'Two Instances', tier: 'storage' }));
+  const env = (name: string) => ({
+    ...process.env,
+    DATABASE_URL: url,
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `partner-api-${name}-`)),
+    EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    METADATA_SERVER_DETECTION: 'none',
+    EVENTS_POLL_MS: '100',
+  });
+  [a, b] = await Promise.all([startServerProcess(env('a'), running), startServerProcess(env('b'), running)]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.dispose()));
+  for (const p of running) if (p.exitCode === null) p.kill('SIGTERM');
+  await Promise.all(running.map((p) => new Promise((r) => (p.exitCode === null ? p.on('exit', r) : r(null)))));
+  await database?.close();
+  await proxy?.close();
+  await socket?.stop();
+  await pglite?.close();
+});
+
+function subscribe(server: ServerProcess): Array<{ type: string; vendor: string | null }> {
+  const c = createClient({ url: `${server.base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey }, retryAttempts: 0 });
+  clients.push(c);
+  const got: Array<{ type: string; vendor: string | null }> = [];
+  c.subscribe(
+    { query: 'subscription { invoiceEvents(types: ["invoice.processed"]) { type invoice { vendorName } } }' },
+    { next: (r: any) => got.push({ type: r.data.invoiceEvents.type, vendor: r.data.invoiceEvents.invoice.vendorName }), error: () => {}, complete: () => {} },
+  );
+  return got;
+}
+
+async function upload(server: ServerProcess, pdf: Buffer): Promise<number> {
+  const fd = new FormData();
+  fd.append('file', new Blob([pdf]), 'i.pdf');
+  const res = await fetch(`${server.base}/api/v1/partner/invoices/upload`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: fd });
+  return res.status;
+}
+
+const waitFor = async (cond: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+};
+
+test('an upload on A reaches a subscriber on B, and one on B reaches A', async () => {
+  const onA = subscribe(a);
+  const onB = subscribe(b);
+  await new Promise((r) => setTimeout(r, 500)); // both subscriptions registered
+  expect(await upload(a, await makeInvoicePdf(produceInvoice))).toBe(201);
+  expect(await upload(b, await makeInvoicePdf(paperGoodsInvoice))).toBe(201);
+  await waitFor(() => onA.length >= 2 && onB.length >= 2, 5000);
+  const expected = [
+    { type: 'invoice.processed', vendor: 'Green Valley Produce Co.' },
+    { type: 'invoice.processed', vendor: 'Metro Packaging Supply Inc.' },
+  ];
+  expect(onA).toEqual(expected);
+  expect(onB).toEqual(expected);
+}, 60_000);

@@ -1,0 +1,35 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+// The real server process (`node --import tsx src/main.ts`, as `npm start` runs it), for end-to-end tests.
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerProcess {
+  proc: ChildProcess;
+  base: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts the server with `env` and resolves once it prints where it listens (PORT=0 picks a free port). */
+export function startServerProcess(env: NodeJS.ProcessEnv, running: ChildProcess[]): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env });
+  running.push(proc);
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve({ proc, base: `http://127.0.0.1:${m[1]}`, output: () => out, exited });
+      }
+    }, 50);
+    exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code}: ${out}`));
+    });
+  });
+}

@@ -1,0 +1,51 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { send } from '../../src/webhooks/sender.ts';
+import { generateSecret, signedHeaders } from '../../src/webhooks/signature.ts';
+
+let server: http.Server;
+let port: number;
+const seen: Array<{ host?: string; body: string }> = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ host: req.headers.host, body });
+      if (req.url === '/hang') return; // never answers
+      if (req.url === '/redirect') return void res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+const target = (path: string) => ({ url: new URL(`http://hooks.invalid:${port}${path}`), addresses: [{ address: '127.0.0.1', family: 4 as const }] });
+
+test('connects to the checked address, never resolving the name again (hooks.invalid does not exist)', async () => {
+  const result = await send(target('/ok'), {}, '{"a":1}', { timeoutMs: 2000 });
+  expect(result).toMatchObject({ statusCode: 200, error: null });
+  expect(seen.at(-1)).toEqual({ host: `hooks.invalid:${port}`, body: '{"a":1}' });
+});
+
+test('a timeout and a redirect are failed attempts with a reason', async () => {
+  expect(await send(target('/hang'), {}, '{}', { timeoutMs: 200 })).toMatchObject({ statusCode: null, error: 'timed out after 200 ms' });
+  expect(await send(target('/redirect'), {}, '{}', { timeoutMs: 2000 })).toMatchObject({ statusCode: 302, error: 'HTTP 302' });
+});
+
+test('signatures verify with the standardwebhooks library, with one or two secrets', () => {
+  const [a, b] = [generateSecret(), generateSecret()];
+  const body = JSON.stringify({ type: 'vendor.created', timestamp: new Date().toISOString(), data: { id: 'x' } });
+  const headers = signedHeaders([a, b], 'evt-1', body);
+  expect(new Webhook(a).verify(body, headers)).toMatchObject({ type: 'vendor.created' });
+  expect(new Webhook(b).verify(body, headers)).toMatchObject({ type: 'vendor.created' });
+  expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
+});
