@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB, InvoiceLineItemsTable, InvoicesTable } from './types.ts';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
@@ -36,15 +36,7 @@ export async function insertInvoiceLineItems(
   db: Kysely<DB>,
   tenantId: string,
   invoiceId: string,
-  items: ReadonlyArray<{
-    description: string | null;
-    sku: string | null;
-    quantity: number | null;
-    unit: string | null;
-    unitPrice: number | null;
-    total: number | null;
-    costCategory: string;
-  }>,
+  items: ReadonlyArray<Omit<Insertable<InvoiceLineItemsTable>, 'tenantId' | 'invoiceId' | 'position'>>,
 ): Promise<void> {
   if (items.length === 0) return;
   await db

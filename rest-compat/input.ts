@@ -73,3 +73,10 @@ export function formBoolean(body: unknown, name: string): boolean | undefined {
   const value = formField(body, name);
   return value === undefined ? undefined : optionalBoolean({ [name]: value }, name);
 }
+
+/** A text value that must be present (a query parameter or a JSON field); its length is checked by the service. */
+export function requiredText(value: unknown, name: string): string {
+  if (value === undefined || value === null) throw InvalidInput.field(name, 'is required');
+  if (typeof value !== 'string') throw InvalidInput.field(name, 'must be a string');
+  return value;
+}

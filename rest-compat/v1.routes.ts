@@ -1,5 +1,5 @@
 import { InvalidInput } from '../src/errors.ts';
-import { formField, jsonObject, optionalInt, optionalString, requiredFile } from './input.ts';
+import { formField, jsonObject, optionalInt, optionalString, requiredFile, requiredText } from './input.ts';
 import type { RestRoute } from './route.ts';
 
 export const v1Routes: RestRoute[] = [
@@ -49,7 +49,7 @@ export const v1Routes: RestRoute[] = [
     family: 'v1',
     operation: 'Search',
     variables: ({ query }) => ({
-      query: requiredQuery(optionalString(query, 'q'), 'q'),
+      query: requiredText(optionalString(query, 'q'), 'q'),
       type: optionalString(query, 'type'),
       limit: optionalInt(query, 'limit'),
     }),
@@ -64,7 +64,7 @@ export const v1Routes: RestRoute[] = [
       const json = jsonObject(body);
       return {
         tenantId: params.tenantId,
-        query: requiredQuery(json.query, 'query'),
+        query: requiredText(json.query, 'query'),
         type: json.type ?? undefined,
         limit: json.limit ?? undefined,
       };
@@ -86,11 +86,4 @@ export const v1Routes: RestRoute[] = [
     respond: (data: { registerWebhook: unknown }) => ({ status: 201, body: data.registerWebhook }),
   },
 ];
-
-/** The search text, named as the route names it (`q` or `query`); its length is checked by the service. */
-function requiredQuery(value: unknown, name: string): string {
-  if (value === undefined || value === null) throw InvalidInput.field(name, 'is required');
-  if (typeof value !== 'string') throw InvalidInput.field(name, 'must be a string');
-  return value;
-}
 

@@ -15,7 +15,7 @@ import { appendEvent } from '../db/outbox.queries.ts';
 import type { DB, DocumentsTable } from '../db/types.ts';
 import { addVendorSpend, upsertVendor } from '../db/vendors.queries.ts';
 import type { Principal } from './auth/authenticate.ts';
-import type { ExtractedInvoiceFields } from './extraction/types.ts';
+import type { ExtractedInvoiceFields, ExtractedLineItem } from './extraction/types.ts';
 import { type Connection, pageRequest, toConnection } from './pagination.ts';
 import type { TenantsService } from './tenants.service.ts';
 import { normalizeVendorName } from './vendor-name.ts';
@@ -24,13 +24,8 @@ import type { CategorizeLines } from './extraction/categorizer.ts';
 
 export type Categorize = CategorizeLines;
 
-export interface LineItem {
-  description: string | null;
-  sku: string | null;
-  quantity: number | null;
-  unit: string | null;
-  unitPrice: number | null;
-  total: number | null;
+/** An extracted line with the cost category it was given. */
+export interface LineItem extends ExtractedLineItem {
   costCategory: string;
 }
 
@@ -114,8 +109,9 @@ export function createInvoicesService(
       const { tenantId } = started;
       // Categories first (the categoriser may embed descriptions): the transaction stays short.
       const categories = await Promise.all(extracted.map((f) => deps.categorize(f.lineItems, { vendorName: f.vendorName })));
-      const rows = await recording(async (trx) => {
-        const out: InvoiceRow[] = [];
+      // The recorded invoices with the lines just written (no second read).
+      return recording(async (trx) => {
+        const out: Array<Invoice & { lineItems: LineItem[] }> = [];
         for (const [i, fields] of extracted.entries()) {
           let id = started.id;
           if (i > 0) {
@@ -137,7 +133,7 @@ export function createInvoicesService(
             }
             await addVendorSpend(trx, tenantId, vendor.id, fields.total ?? 0);
           }
-          const lineItems: LineItem[] = fields.lineItems.map((item, k) => ({ ...item, costCategory: categories[i]![k]! }));
+          const lineItems = fields.lineItems.map((item, k) => asStored(item, categories[i]![k]!));
           await insertInvoiceLineItems(trx, tenantId, id, lineItems);
           const row = await updateInvoice(trx, tenantId, id, {
             status: 'processed',
@@ -156,11 +152,10 @@ export function createInvoicesService(
             processedAt: new Date(),
           });
           await appendEvent(trx, tenantId, { type: 'invoice.processed', subjectId: id, payload: resource(toInvoice(row), lineItems) });
-          out.push(row);
+          out.push({ ...toInvoice(row), lineItems });
         }
         return out;
       });
-      return withLines(rows);
     },
 
     /** How many pages the uploaded document has (known once it was read). */
@@ -242,7 +237,15 @@ export function resource(invoice: Invoice, lineItems: readonly LineItem[]) {
   };
 }
 
-const num = (v: string | null) => (v === null ? null : Number(v));
+const round = (v: number | null, places: number) => (v === null ? null : Math.round(v * 10 ** places) / 10 ** places);
+
+/** A line as its columns keep it (quantity and unit price to 4 places, total to 2), so what an upload returns is what GET reads. */
+export function asStored(item: ExtractedLineItem, costCategory: string): LineItem {
+  return { ...item, quantity: round(item.quantity, 4), unitPrice: round(item.unitPrice, 4), total: round(item.total, 2), costCategory };
+}
+
+/** A numeric column (text from pg) as a number. */
+export const num = (v: string | null) => (v === null ? null : Number(v));
 
 function toInvoice(r: InvoiceRow): Invoice {
   return {

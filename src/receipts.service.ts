@@ -12,8 +12,8 @@ import {
 import { appendEvent } from '../db/outbox.queries.ts';
 import type { DB } from '../db/types.ts';
 import type { Principal } from './auth/authenticate.ts';
-import type { ExtractedReceiptFields, PaymentMethodType } from './extraction/types.ts';
-import { type Categorize, type LineItem, type NewDocument, toLineItem } from './invoices.service.ts';
+import type { ExtractedReceiptFields, PaymentMethod, PaymentMethodType } from './extraction/types.ts';
+import { asStored, type Categorize, type LineItem, type NewDocument, num, toLineItem } from './invoices.service.ts';
 import { type Connection, pageRequest, toConnection } from './pagination.ts';
 import type { TenantsService } from './tenants.service.ts';
 
@@ -33,7 +33,7 @@ export interface Receipt {
   currency: string | null;
   taxCategory: string | null;
   useType: UseType;
-  paymentMethod: { type: PaymentMethodType; cardBrand: string | null; last4: string | null } | null;
+  paymentMethod: PaymentMethod | null;
   extractionConfidence: number | null;
   fieldConfidences: Record<string, number>;
   createdAt: Date;
@@ -89,7 +89,7 @@ export function createReceiptsService(
           fieldConfidences: JSON.stringify(fields.fieldConfidences),
           processedAt: new Date(),
         });
-        const lineItems: LineItem[] = fields.lineItems.map((item, k) => ({ ...item, costCategory: categories[k]! }));
+        const lineItems = fields.lineItems.map((item, k) => asStored(item, categories[k]!));
         await insertReceiptLineItems(trx, tenantId, row.id, lineItems);
         const receipt = toReceipt(row);
         await appendEvent(trx, tenantId, { type: 'receipt.processed', subjectId: row.id, payload: receiptResource(receipt, lineItems) });
@@ -150,8 +150,6 @@ export function receiptResource(receipt: Receipt, lineItems: readonly LineItem[]
     createdAt: receipt.createdAt.toISOString(),
   };
 }
-
-const num = (v: string | null) => (v === null ? null : Number(v));
 
 function toReceipt(r: ReceiptRow): Receipt {
   const type = r.paymentType as PaymentMethodType;

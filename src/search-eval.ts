@@ -33,6 +33,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import pgvector from 'pgvector';
 import { connect, createPglite, type Database } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { Principal } from './auth/authenticate.ts';
@@ -238,7 +239,7 @@ async function exactTopIds(database: Database, embedderId: string, vector: Float
     await sql`set local enable_indexscan = off`.execute(trx);
     const rows = await sql<{ entityId: string }>`
       select entity_id from search_documents where embedder_id = ${embedderId}
-      order by embedding <=> ${`[${Array.from(vector).join(',')}]`}::vector limit ${k}`.execute(trx);
+      order by embedding <=> ${pgvector.toSql(Array.from(vector)) as string}::vector limit ${k}`.execute(trx);
     return rows.rows.map((r) => r.entityId);
   });
 }

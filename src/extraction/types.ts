@@ -59,6 +59,13 @@ export interface ExtractedInvoiceFields {
 
 export type PaymentMethodType = 'cash' | 'credit' | 'debit' | 'gift_card' | 'mobile' | 'check' | 'other' | 'unknown';
 
+/** How a receipt was paid (DESIGN §9 `paymentMethod`). */
+export interface PaymentMethod {
+  type: PaymentMethodType;
+  cardBrand: string | null;
+  last4: string | null;
+}
+
 export interface ExtractedReceiptFields {
   merchantName: string | null;
   receiptDate: string | null;
@@ -67,7 +74,7 @@ export interface ExtractedReceiptFields {
   tip: number | null;
   total: number | null;
   currency: string | null;
-  paymentMethod: { type: PaymentMethodType; cardBrand: string | null; last4: string | null };
+  paymentMethod: PaymentMethod;
   lineItems: ExtractedLineItem[];
   confidence: number;
   fieldConfidences: FieldConfidences;

@@ -1,12 +1,8 @@
 // Receipt payment method: cash / card words, card brand, last 4 digits of a masked card number.
-import type { PaymentMethodType } from '../types.ts';
+import type { PaymentMethod, PaymentMethodType } from '../types.ts';
 import { stripAccents } from './dates.ts';
 
-export interface PaymentMethod {
-  type: PaymentMethodType;
-  cardBrand: string | null;
-  last4: string | null;
-}
+export type { PaymentMethod };
 
 const BRANDS: [RegExp, string][] = [
   [/\bVISA\b/, 'Visa'],
