@@ -47,3 +47,8 @@ export async function findPartnerTenant(
     .where('id', '=', tenantId)
     .executeTakeFirst();
 }
+
+/** Locks the tenant row for the rest of the transaction (serialises changes bounded by the tenant's limits). */
+export async function lockTenant(db: Kysely<DB>, tenantId: string): Promise<TenantRow | undefined> {
+  return db.selectFrom('tenants').selectAll().where('id', '=', tenantId).forUpdate().executeTakeFirst();
+}

@@ -43,6 +43,8 @@ export interface StoresTable {
   tenantId: string;
   externalStoreId: string;
   name: string | null;
+  /** IANA zone (default UTC): local days and weeks of the labor report. */
+  timezone: Generated<string>;
   createdAt: Timestamp;
 }
 
@@ -219,6 +221,112 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+export interface PackSize {
+  /** The pack's unit, e.g. case. */
+  unit: string;
+  /** How many of the item's unit one pack holds. */
+  quantity: number;
+}
+
+export interface InventoryItemsTable {
+  id: Generated<string>;
+  tenantId: string;
+  storeId: string | null;
+  name: string;
+  sku: string | null;
+  category: string;
+  unit: string;
+  defaultCost: Decimal | null;
+  packSizes: ColumnType<PackSize[], string | undefined, string>;
+  parLevel: Decimal | null;
+  active: Generated<boolean>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface InventoryCountsTable {
+  id: Generated<string>;
+  tenantId: string;
+  storeId: string;
+  itemId: string;
+  quantity: Decimal;
+  unit: string;
+  baseQuantity: Decimal;
+  countedAt: Timestamp;
+  countedBy: string | null;
+  notes: string | null;
+  createdAt: Timestamp;
+}
+
+export interface EmployeesTable {
+  id: Generated<string>;
+  tenantId: string;
+  storeId: string;
+  name: string;
+  email: string | null;
+  position: string | null;
+  hourlyRate: Decimal;
+  active: Generated<boolean>;
+  createdAt: Timestamp;
+}
+
+export type ScheduleStatus = 'draft' | 'published' | 'archived';
+
+export interface SchedulesTable {
+  id: Generated<string>;
+  tenantId: string;
+  storeId: string;
+  weekStart: IsoDate;
+  status: Generated<ScheduleStatus>;
+  publishedAt: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+export interface ShiftsTable {
+  id: Generated<string>;
+  scheduleId: string;
+  employeeId: string;
+  startsAt: Timestamp;
+  endsAt: Timestamp;
+  breakMinutes: Generated<number>;
+  position: string | null;
+  notes: string | null;
+  createdAt: Timestamp;
+}
+
+export type TimeOffStatus = 'pending' | 'approved' | 'denied';
+
+export interface TimeOffRequestsTable {
+  id: Generated<string>;
+  tenantId: string;
+  employeeId: string;
+  startDate: IsoDate;
+  endDate: IsoDate;
+  reason: string | null;
+  status: Generated<TimeOffStatus>;
+  decidedBy: string | null;
+  decidedAt: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+export interface TimePunchesTable {
+  id: Generated<string>;
+  tenantId: string;
+  storeId: string;
+  employeeId: string;
+  clockIn: Timestamp;
+  clockOut: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+export interface PosDailySalesTable {
+  storeId: string;
+  tenantId: string;
+  businessDate: IsoDate;
+  netSales: Decimal;
+  importedAt: Timestamp;
+}
+
 export interface DB {
   partners: PartnersTable;
   apiKeys: ApiKeysTable;
@@ -235,6 +343,14 @@ export interface DB {
   webhooks: WebhooksTable;
   webhookDeliveries: WebhookDeliveriesTable;
   webhookAttempts: WebhookAttemptsTable;
+  inventoryItems: InventoryItemsTable;
+  inventoryCounts: InventoryCountsTable;
+  employees: EmployeesTable;
+  schedules: SchedulesTable;
+  shifts: ShiftsTable;
+  timeOffRequests: TimeOffRequestsTable;
+  timePunches: TimePunchesTable;
+  posDailySales: PosDailySalesTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -1,13 +1,19 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../src/context.ts';
+import type { InventoryItem } from '../src/inventory.service.ts';
 import type { Invoice, LineItem } from '../src/invoices.service.ts';
 import type { Receipt } from '../src/receipts.service.ts';
+import type { Employee, Shift } from '../src/scheduling.service.ts';
 import type { StoreRow } from '../src/tenants.service.ts';
 import type { Vendor } from '../src/vendors.service.ts';
 
 /** Per-request DataLoaders, created on first use and dropped with the request's context. */
 export interface Loaders {
   storesByTenant: DataLoader<string, StoreRow[], string>;
+  store: DataLoader<string, StoreRow | null, string>;
+  inventoryItem: DataLoader<string, InventoryItem | null, string>;
+  employee: DataLoader<string, Employee | null, string>;
+  scheduleShifts: DataLoader<string, Shift[], string>;
   invoice: DataLoader<string, Invoice | null, string>;
   invoiceLineItems: DataLoader<string, LineItem[], string>;
   receipt: DataLoader<string, Receipt | null, string>;
@@ -29,6 +35,11 @@ export function loaders(ctx: RequestContext): Loaders {
       (tenantIds ??= ctx.services.tenants.listForPartner(ctx.principal).then((ts) => ts.map((t) => t.id)));
     l = {
       storesByTenant: new DataLoader((ids) => ctx.services.tenants.storesOfTenants(ids), { cacheKeyFn: key }),
+      store: new DataLoader(async (ids) => ctx.services.tenants.storesByIds(await ownTenants(), ids), { cacheKeyFn: key }),
+      inventoryItem: new DataLoader(async (ids) => ctx.services.inventory.itemsByIds(await ownTenants(), ids), { cacheKeyFn: key }),
+      employee: new DataLoader(async (ids) => ctx.services.scheduling.employeesByIds(await ownTenants(), ids), { cacheKeyFn: key }),
+      // Only reached through a schedule the caller was allowed to load.
+      scheduleShifts: new DataLoader((ids) => ctx.services.scheduling.shiftsOf(ids), { cacheKeyFn: key }),
       invoice: new DataLoader(async (ids) => ctx.services.invoices.byIds(await ownTenants(), ids), { cacheKeyFn: key }),
       invoiceLineItems: new DataLoader(async (ids) => ctx.services.invoices.lineItemsOf(await ownTenants(), ids), {
         cacheKeyFn: key,

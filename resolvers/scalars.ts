@@ -27,9 +27,22 @@ const UploadResolver = new GraphQLScalarType<UploadedFile, never>({
   },
 });
 
+/**
+ * graphql-scalars' Date, except that an input arrives as the calendar day 'YYYY-MM-DD' (like `date` columns)
+ * rather than a Date at UTC midnight, so services compare and store days without time zone arithmetic.
+ */
+const base = DateResolver.toConfig();
+const CalendarDateResolver = new GraphQLScalarType<string, string>({
+  ...base,
+  parseValue: (value) => calendarDay(base.parseValue!(value)),
+  parseLiteral: (ast, variables) => calendarDay(base.parseLiteral!(ast, variables)),
+});
+
+const calendarDay = (value: unknown): string => (value as Date).toISOString().slice(0, 10);
+
 export const scalarResolvers = {
   UUID: UUIDResolver,
-  Date: DateResolver,
+  Date: CalendarDateResolver,
   DateTime: DateTimeResolver,
   URL: URLResolver,
   EmailAddress: EmailAddressResolver,

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { registerRestRoutes, type RestCompatDeps } from './router.ts';
 import { legacyRoutes } from './legacy.routes.ts';
+import { tenantDataRoutes } from './tenant-data.routes.ts';
 import { v1Routes } from './v1.routes.ts';
 
 export { familyOf, restError } from './errors.ts';
 
 /** Every REST family of the contract, mounted on the app. */
 export function mountRestCompat(app: FastifyInstance, deps: RestCompatDeps): void {
-  registerRestRoutes(app, [...v1Routes, ...legacyRoutes], deps);
+  registerRestRoutes(app, [...v1Routes, ...tenantDataRoutes, ...legacyRoutes], deps);
 }

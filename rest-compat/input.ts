@@ -80,3 +80,15 @@ export function requiredText(value: unknown, name: string): string {
   if (typeof value !== 'string') throw InvalidInput.field(name, 'must be a string');
   return value;
 }
+
+/** Fields of a JSON object body as operation variables: required ones must be present (not null). */
+export function jsonFields(body: unknown, required: readonly string[], optional: readonly string[]): Record<string, unknown> {
+  const json = jsonObject(body);
+  const variables: Record<string, unknown> = {};
+  for (const name of required) {
+    if (json[name] === undefined || json[name] === null) throw InvalidInput.field(name, 'is required');
+    variables[name] = json[name];
+  }
+  for (const name of optional) variables[name] = json[name] ?? undefined;
+  return variables;
+}

@@ -5,10 +5,12 @@ import { createCategorizer } from './extraction/categorizer.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import type { DocumentReader } from './extraction/reader.ts';
 import { taxCategoryForReceipt } from './extraction/tax-categories.ts';
+import { createInventoryService } from './inventory.service.ts';
 import { createInvoicesService } from './invoices.service.ts';
 import { createPartnersService } from './partners.service.ts';
 import { EventPubSub } from './events/pubsub.ts';
 import { createReceiptsService } from './receipts.service.ts';
+import { createSchedulingService } from './scheduling.service.ts';
 import { createSearchService } from './search.service.ts';
 import type { BlobStore } from './storage/index.ts';
 import { createTenantsService } from './tenants.service.ts';
@@ -25,6 +27,8 @@ export interface Infrastructure {
   log: { warn(obj: object, msg: string): void };
   /** Webhook delivery settings (from config); default: DESIGN §7's schedule, no loopback receivers. */
   webhooks?: WebhookSettings;
+  /** The clock of date defaults and "not in the future" checks (tests pin it). */
+  now?: () => Date;
 }
 
 /** Every domain service, built once per process over one database. */
@@ -50,6 +54,8 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     invoices,
     receipts,
     search,
+    inventory: createInventoryService(db, { tenants }),
+    scheduling: createSchedulingService(db, { tenants, now: infra.now }),
     /** Live domain events of this process (fed by the dispatcher from the outbox). */
     events,
     uploads: createUploadsService({ ...infra, tenants, invoices, receipts, search }),

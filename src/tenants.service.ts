@@ -1,11 +1,29 @@
 import type { Kysely } from 'kysely';
-import { findTenantStore, listStoresOfTenants, type StoreRow } from '../db/stores.queries.ts';
-import { findPartnerTenant, listTenants } from '../db/tenants.queries.ts';
+import {
+  countStores,
+  findStoreByExternalId,
+  findStores,
+  findTenantStore,
+  insertStore,
+  listStoresOfTenants,
+  type StoreRow,
+} from '../db/stores.queries.ts';
+import { findPartnerTenant, listTenants, lockTenant } from '../db/tenants.queries.ts';
 import type { DB, TenantRow } from '../db/types.ts';
 import type { Principal } from './auth/authenticate.ts';
-import { NotFound } from './errors.ts';
+import { Conflict, InvalidInput, NotFound } from './errors.ts';
+import { canonicalTimeZone } from './timezone.ts';
 
 export type { StoreRow, TenantRow };
+
+export interface StoreInput {
+  externalStoreId: string;
+  name?: string | null;
+  timezone?: string | null;
+}
+
+const MAX_EXTERNAL_ID = 200;
+const MAX_STORE_NAME = 200;
 
 export function createTenantsService(db: Kysely<DB>) {
   return {
@@ -40,6 +58,49 @@ export function createTenantsService(db: Kysely<DB>) {
       const store = await findTenantStore(db, tenantId, storeId);
       if (!store) throw new NotFound('store');
       return store;
+    },
+
+    /**
+     * Creates a store, idempotent on `externalStoreId`: the same id again returns the existing store
+     * (`created: false`) unless the name or time zone given differ (409). The tenant's `maxLocations` bounds how
+     * many stores it may have (409 naming the limit); the tenant row is locked so concurrent creates respect it.
+     */
+    async createStore(tenantId: string, input: StoreInput): Promise<{ store: StoreRow; created: boolean }> {
+      const externalStoreId = input.externalStoreId.trim();
+      if (!externalStoreId) throw InvalidInput.field('externalStoreId', 'must not be empty');
+      if (externalStoreId.length > MAX_EXTERNAL_ID) throw InvalidInput.field('externalStoreId', `must be at most ${MAX_EXTERNAL_ID} characters`);
+      const name = input.name?.trim() || null;
+      if (name && name.length > MAX_STORE_NAME) throw InvalidInput.field('name', `must be at most ${MAX_STORE_NAME} characters`);
+      const timezone = input.timezone == null ? null : canonicalTimeZone(input.timezone);
+      return db.transaction().execute(async (trx) => {
+        const tenant = await lockTenant(trx, tenantId);
+        if (!tenant) throw new NotFound('tenant');
+        const existing = await findStoreByExternalId(trx, tenantId, externalStoreId);
+        if (existing) {
+          const differs = [
+            name !== null && name !== existing.name ? `name "${existing.name ?? ''}"` : null,
+            timezone !== null && timezone !== existing.timezone ? `timezone ${existing.timezone}` : null,
+          ].filter(Boolean);
+          if (differs.length) {
+            throw new Conflict(`store with externalStoreId "${externalStoreId}" already exists with ${differs.join(' and ')}`);
+          }
+          return { store: existing, created: false };
+        }
+        const count = await countStores(trx, tenantId);
+        if (count >= tenant.maxLocations) {
+          throw new Conflict(
+            `tenant allows at most ${tenant.maxLocations} location${tenant.maxLocations === 1 ? '' : 's'} (maxLocations) and has ${count}`,
+          );
+        }
+        const store = await insertStore(trx, { tenantId, externalStoreId, name, timezone: timezone ?? 'UTC' });
+        return { store, created: true };
+      });
+    },
+
+    /** Stores by id among the given tenants, in the order of `ids` (a DataLoader batch function). */
+    async storesByIds(tenantIds: readonly string[], ids: readonly string[]): Promise<(StoreRow | null)[]> {
+      const rows = await findStores(db, tenantIds, ids);
+      return ids.map((id) => rows.find((r) => r.id === id) ?? null);
     },
 
     /** Stores grouped per tenant, in the order of `tenantIds` (a DataLoader batch function). */

@@ -4,6 +4,7 @@ import * as createVendors from './2026_11_23_090100_create_vendors.ts';
 import * as createDocuments from './2026_11_23_110000_create_documents_invoices_receipts_outbox.ts';
 import * as createSearchDocuments from './2026_11_23_130000_create_search_documents.ts';
 import * as createWebhooks from './2026_11_23_140000_create_webhooks.ts';
+import * as createInventoryScheduling from './2026_11_23_150000_create_inventory_scheduling.ts';
 
 // Listed explicitly (not read from the folder) so the set is the same under tsx, vitest and a bundle.
 // Names sort in the order they must run; append new migrations at the end.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_110000_create_documents_invoices_receipts_outbox': createDocuments,
   '2026_11_23_130000_create_search_documents': createSearchDocuments,
   '2026_11_23_140000_create_webhooks': createWebhooks,
+  '2026_11_23_150000_create_inventory_scheduling': createInventoryScheduling,
 };

@@ -1,0 +1,50 @@
+import { type AccessRule, requireAccess } from '../src/auth/access.ts';
+import type { RequestContext } from '../src/context.ts';
+import { NotFound } from '../src/errors.ts';
+import type { CountInput, InventoryCount, ItemInput } from '../src/inventory.service.ts';
+import { loaders } from './loaders.ts';
+
+const READ: AccessRule = { scope: 'inventory:read' };
+const WRITE: AccessRule = { scope: 'inventory:write' };
+
+type TenantArgs = { tenantId?: string | null };
+
+async function tenant(ctx: RequestContext, args: TenantArgs, rule: AccessRule): Promise<string> {
+  requireAccess(ctx.principal, rule);
+  return ctx.services.tenants.resolve(ctx.principal, args.tenantId);
+}
+
+async function countItem(count: InventoryCount, ctx: RequestContext) {
+  const item = await loaders(ctx).inventoryItem.load(count.itemId);
+  if (!item) throw new NotFound('inventory item');
+  return item;
+}
+
+export const inventoryResolvers = {
+  Query: {
+    inventoryItems: async (_: unknown, args: TenantArgs & { storeId?: string | null; includeInactive?: boolean | null }, ctx: RequestContext) =>
+      ctx.services.inventory.items(await tenant(ctx, args, READ), args),
+    inventoryCounts: async (_: unknown, args: TenantArgs & { storeId: string }, ctx: RequestContext) =>
+      ctx.services.inventory.latestCounts(await tenant(ctx, args, READ), args.storeId),
+    inventorySummary: async (_: unknown, args: TenantArgs & { storeId?: string | null }, ctx: RequestContext) =>
+      ctx.services.inventory.summary(await tenant(ctx, args, READ), args.storeId),
+  },
+  Mutation: {
+    createInventoryItem: async (_: unknown, args: TenantArgs & { input: ItemInput }, ctx: RequestContext) =>
+      ctx.services.inventory.createItem(await tenant(ctx, args, WRITE), args.input),
+    updateInventoryItem: async (_: unknown, args: { id: string; input: ItemInput }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, WRITE);
+      return ctx.services.inventory.updateItem(await ctx.services.tenants.scope(ctx.principal), args.id, args.input);
+    },
+    recordInventoryCount: async (_: unknown, args: TenantArgs & { input: CountInput }, ctx: RequestContext) =>
+      ctx.services.inventory.recordCount(await tenant(ctx, args, WRITE), args.input),
+  },
+  InventoryCount: {
+    item: countItem,
+    unitCost: async (count: InventoryCount, _: unknown, ctx: RequestContext) => (await countItem(count, ctx)).defaultCost,
+    value: async (count: InventoryCount, _: unknown, ctx: RequestContext) => {
+      const cost = (await countItem(count, ctx)).defaultCost;
+      return cost === null ? null : Math.round(count.baseQuantity * cost * 100) / 100;
+    },
+  },
+};

@@ -1,0 +1,19 @@
+import { requireAccess } from '../src/auth/access.ts';
+import type { RequestContext } from '../src/context.ts';
+import type { StoreInput } from '../src/tenants.service.ts';
+import { loaders } from './loaders.ts';
+
+// Stores are readable with any key (the viewer lists them too); creating one needs tenants:write.
+export const storeResolvers = {
+  Query: {
+    stores: async (_: unknown, args: { tenantId?: string | null }, ctx: RequestContext) =>
+      loaders(ctx).storesByTenant.load(await ctx.services.tenants.resolve(ctx.principal, args.tenantId)),
+    store: (_: unknown, args: { id: string }, ctx: RequestContext) => loaders(ctx).store.load(args.id),
+  },
+  Mutation: {
+    createStore: async (_: unknown, args: { tenantId?: string | null; input: StoreInput }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, { scope: 'tenants:write' });
+      return ctx.services.tenants.createStore(await ctx.services.tenants.resolve(ctx.principal, args.tenantId), args.input);
+    },
+  },
+};
