@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ExtractedInvoiceFields } from '../../src/extraction/types.ts';
 import { equipmentInvoice, invoiceTotals, makeInvoicePdf } from '../fixtures/invoice-documents.ts';
-import { gql, startTestApp, type TestApp } from '../helpers/app.ts';
+import { gql, gqlUpload, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let partner: { partnerId: string; tenantId: string; apiKey: string };
@@ -11,16 +11,8 @@ const UPLOAD = `mutation($file: Upload!) { uploadInvoice(file: $file) {
   invoice { id vendorName total status vendor { name invoiceCount } lineItems { description costCategory } }
   splitInvoices { id } invoices { id } } }`;
 
-/** A GraphQL multipart request (operations + map + file parts). */
-async function multipartGql(key: string, query: string, files: Record<string, Buffer>, headers: Record<string, string> = { 'apollo-require-preflight': 'true' }) {
-  const fd = new FormData();
-  const variables = Object.fromEntries(Object.keys(files).map((k) => [k, null]));
-  fd.append('operations', JSON.stringify({ query, variables }));
-  fd.append('map', JSON.stringify(Object.fromEntries(Object.keys(files).map((k, i) => [String(i), [`variables.${k}`]]))));
-  Object.values(files).forEach((bytes, i) => fd.append(String(i), new Blob([bytes]), `f${i}.pdf`));
-  const res = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { 'x-api-key': key, ...headers }, body: fd });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const multipartGql = (key: string, query: string, files: Record<string, Buffer>, headers?: Record<string, string>) =>
+  gqlUpload(t.base, key, query, files, { headers });
 
 function fields(i: number, vendor: string): ExtractedInvoiceFields {
   return {

@@ -113,3 +113,24 @@ export async function insertVendor(
     returning id`.execute(database.db);
   return row.rows[0]!.id;
 }
+
+/**
+ * A GraphQL multipart request (operations + map + file parts): `files` names the variables that are files
+ * (each a Buffer, sent as `<name>.<ext>`); `variables` holds the others.
+ */
+export async function gqlUpload<T = any>(
+  base: string,
+  apiKey: string,
+  query: string,
+  files: Record<string, Buffer>,
+  opts: { variables?: Record<string, unknown>; headers?: Record<string, string>; ext?: string } = {},
+): Promise<{ status: number; body: { data?: T; errors?: Array<{ message: string; extensions?: Record<string, any> }> } }> {
+  const fd = new FormData();
+  const variables = { ...opts.variables, ...Object.fromEntries(Object.keys(files).map((k) => [k, null])) };
+  fd.append('operations', JSON.stringify({ query, variables }));
+  fd.append('map', JSON.stringify(Object.fromEntries(Object.keys(files).map((k, i) => [String(i), [`variables.${k}`]]))));
+  Object.values(files).forEach((bytes, i) => fd.append(String(i), new Blob([bytes]), `f${i}.${opts.ext ?? 'pdf'}`));
+  const headers = { 'x-api-key': apiKey, ...(opts.headers ?? { 'apollo-require-preflight': 'true' }) };
+  const res = await fetch(`${base}/graphql`, { method: 'POST', headers, body: fd });
+  return { status: res.status, body: (await res.json()) as any };
+}
