@@ -40,7 +40,7 @@ export const inventoryResolvers = {
       ctx.services.inventory.recordCount(await tenant(ctx, args, WRITE), args.input),
   },
   InventoryCount: {
-    item: countItem,
+    item: (count: InventoryCount, _: unknown, ctx: RequestContext) => countItem(count, ctx),
     unitCost: async (count: InventoryCount, _: unknown, ctx: RequestContext) => (await countItem(count, ctx)).defaultCost,
     value: async (count: InventoryCount, _: unknown, ctx: RequestContext) => {
       const cost = (await countItem(count, ctx)).defaultCost;

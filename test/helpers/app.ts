@@ -33,7 +33,7 @@ export async function startTestApp(
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-')),
     NODE_ENV: 'test',
     EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
