@@ -16,6 +16,7 @@ import { gql, gqlUpload, http, startTestApp, type TestApp } from '../helpers/app
 //   02-07 = 3,000 (15,000). 01-24 (999) and 02-08 (888) are outside the range.
 
 let t: TestApp;
+const queries: string[] = [];
 let partner: { partnerId: string; tenantId: string; apiKey: string };
 let storeId: string;
 const ids: Record<string, string> = {};
@@ -45,7 +46,7 @@ const report = (qs: string) =>
   http(t.base, 'GET', `/api/v1/partner/tenants/${partner.tenantId}/scheduling/labor-report?${qs}`, { headers: key() });
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ onQuery: (q) => queries.push(q) });
   partner = await t.createPartner();
   const store = await http(t.base, 'POST', `/api/v1/partner/tenants/${partner.tenantId}/stores`, {
     headers: key(),
@@ -106,9 +107,12 @@ describe('labor report on the hand-computed fixture', () => {
   test('published: summary, Sunday–Saturday weeks and employees are exactly the hand-computed figures', async () => {
     await mutate(`mutation($id: UUID!) { publishSchedule(id: $id) { status } }`, { id: ids.week1 });
     await mutate(`mutation($id: UUID!) { publishSchedule(id: $id) { status } }`, { id: ids.week2 });
+    queries.length = 0;
     const res = await report('startDate=2026-01-25&endDate=2026-02-07');
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
+    // set-based: the key, the tenant, three aggregates and one batch of employees, whatever the number of people
+    expect(queries).toHaveLength(6);
     expect(res.body.data.summary).toEqual({
       startDate: '2026-01-25',
       endDate: '2026-02-07',
