@@ -7,7 +7,7 @@ let partner: { partnerId: string; tenantId: string; apiKey: string };
 let stranger: { partnerId: string; tenantId: string; apiKey: string };
 let storeA: string;
 let storeB: string;
-const item: Record<string, string> = {};
+const item = {} as Record<'tomatoes' | 'flour' | 'cups', string>;
 const key = (apiKey = partner.apiKey) => ({ 'x-api-key': apiKey });
 const base = () => `/api/v1/partner/tenants/${partner.tenantId}`;
 

@@ -19,7 +19,7 @@ let t: TestApp;
 const queries: string[] = [];
 let partner: { partnerId: string; tenantId: string; apiKey: string };
 let storeId: string;
-const ids: Record<string, string> = {};
+const ids = {} as Record<'ana' | 'ben' | 'week1' | 'week2', string>;
 const key = () => ({ 'x-api-key': partner.apiKey });
 const local = (date: string, time: string) => `${date}T${time}:00-06:00`;
 

@@ -9,7 +9,7 @@ let partner: { partnerId: string; tenantId: string; apiKey: string };
 let stranger: { partnerId: string; tenantId: string; apiKey: string };
 let storeId: string;
 let otherStoreId: string;
-const emp: Record<string, string> = {};
+const emp = {} as Record<'cara' | 'dev' | 'eli' | 'gone', string>;
 const key = (apiKey = partner.apiKey) => ({ 'x-api-key': apiKey });
 const base = (tenantId = partner.tenantId) => `/api/v1/partner/tenants/${tenantId}/scheduling`;
 
