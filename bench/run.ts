@@ -6,6 +6,7 @@ const BENCHES: Record<string, string> = {
   ocr: 'ocr-responsiveness.ts',
   embeddings: 'embeddings.ts',
   events: 'events.ts',
+  labor: 'labor-report.ts',
 };
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = names.filter((n) => !(n in BENCHES));

@@ -57,7 +57,7 @@ export async function latestCountsAtStore(db: Kysely<DB>, storeId: string): Prom
 
 /**
  * One aggregate: active items stocked in the scope, the newest count, and the value of the latest count of
- * every (store, item) at its item's default cost per unit.
+ * every (store, active item) at its item's default cost per unit.
  */
 export async function inventorySummary(
   db: Kysely<DB>,
@@ -76,7 +76,7 @@ export async function inventorySummary(
     select
       (select count(*) from inventory_items i where i.tenant_id = ${tenantId} and i.active and ${itemFilter}) as item_count,
       (select max(counted_at) from latest) as last_counted_at,
-      (select sum(l.base_quantity * i.default_cost) from latest l join inventory_items i on i.id = l.item_id) as total_inventory_value
+      (select sum(l.base_quantity * i.default_cost) from latest l join inventory_items i on i.id = l.item_id and i.active) as total_inventory_value
   `.execute(db);
   const row = rows[0]!;
   return {

@@ -15,14 +15,22 @@ export interface ReportRange {
   weeksTo: string;
 }
 
+/**
+ * Hours and money are exact numerics in SQL, returned rounded to 6 decimals and converted to integer millionths
+ * (micro-units) here, so sums do not depend on row order or floating-point error; the report rounds once.
+ */
 export interface EmployeeWeekHours {
   employeeId: string;
   weekStart: string;
   hours: number;
   overtimeHours: number;
   laborCost: number;
+  overtimeCost: number;
   count: number;
 }
+
+/** '12.345678' → 12345678 (millionths). */
+export const micro = (value: string | number): number => Math.round(Number(value) * 1e6);
 
 const utcMidnight = (date: string, days: number) => sql`(${date}::date + ${days}::int)::timestamp at time zone 'UTC'`;
 
@@ -59,20 +67,23 @@ export async function actualHoursByEmployeeWeek(db: Kysely<DB>, r: ReportRange):
         and (${r.storeId}::uuid is null or store_id = ${r.storeId}::uuid)
     )
     select s.employee_id, s.week_start,
-           sum(s.hours) as hours,
-           sum(s.overtime) as overtime_hours,
-           sum((s.hours - s.overtime) * e.hourly_rate + s.overtime * e.hourly_rate * 1.5) as labor_cost,
+           round(sum(s.hours), 6) as hours,
+           round(sum(s.overtime), 6) as overtime_hours,
+           round(sum((s.hours - s.overtime) * e.hourly_rate + s.overtime * e.hourly_rate * 1.5), 6) as labor_cost,
+           round(sum(s.overtime * e.hourly_rate * 1.5), 6) as overtime_cost,
            count(*) as count
     from split s
     join employees e on e.id = s.employee_id
     group by s.employee_id, s.week_start
+    order by s.employee_id, s.week_start
   `.execute(db);
   return rows.map((row) => ({
     employeeId: row.employeeId,
     weekStart: row.weekStart,
-    hours: Number(row.hours),
-    overtimeHours: Number(row.overtimeHours),
-    laborCost: Number(row.laborCost),
+    hours: micro(row.hours),
+    overtimeHours: micro(row.overtimeHours),
+    laborCost: micro(row.laborCost),
+    overtimeCost: micro(row.overtimeCost),
     count: Number(row.count),
   }));
 }
@@ -81,7 +92,7 @@ export async function actualHoursByEmployeeWeek(db: Kysely<DB>, r: ReportRange):
 export async function scheduledHoursByEmployeeWeek(
   db: Kysely<DB>,
   r: ReportRange,
-): Promise<Omit<EmployeeWeekHours, 'overtimeHours' | 'laborCost'>[]> {
+): Promise<Omit<EmployeeWeekHours, 'overtimeHours' | 'laborCost' | 'overtimeCost'>[]> {
   const { rows } = await sql<{ employeeId: string; weekStart: string; hours: string; count: string }>`
     with scheduled as (
       select sh.employee_id,
@@ -96,12 +107,13 @@ export async function scheduledHoursByEmployeeWeek(
         and sh.starts_at >= ${utcMidnight(r.startDate, -1)}
         and sh.starts_at < ${utcMidnight(r.endDate, 2)}
     )
-    select employee_id, day - extract(dow from day)::int as week_start, sum(hours) as hours, count(*) as count
+    select employee_id, day - extract(dow from day)::int as week_start, round(sum(hours), 6) as hours, count(*) as count
     from scheduled
     where day between ${r.startDate}::date and ${r.endDate}::date
     group by 1, 2
+    order by 1, 2
   `.execute(db);
-  return rows.map((row) => ({ employeeId: row.employeeId, weekStart: row.weekStart, hours: Number(row.hours), count: Number(row.count) }));
+  return rows.map((row) => ({ employeeId: row.employeeId, weekStart: row.weekStart, hours: micro(row.hours), count: Number(row.count) }));
 }
 
 /** Point-of-sale net sales per week (business days inside the range). */
@@ -113,6 +125,7 @@ export async function netSalesByWeek(db: Kysely<DB>, r: ReportRange): Promise<{ 
       and (${r.storeId}::uuid is null or store_id = ${r.storeId}::uuid)
       and business_date between ${r.startDate}::date and ${r.endDate}::date
     group by 1
+    order by 1
   `.execute(db);
-  return rows.map((row) => ({ weekStart: row.weekStart, netSales: Number(row.netSales), days: Number(row.days) }));
+  return rows.map((row) => ({ weekStart: row.weekStart, netSales: micro(row.netSales), days: Number(row.days) }));
 }

@@ -80,7 +80,8 @@ const MAX_QUANTITY = 1_000_000_000;
 /** A count may be dated a little ahead (clock skew of a handheld), not into the future. */
 const FUTURE_SKEW_MS = 5 * 60_000;
 
-export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsService }) {
+export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsService; now?: () => Date }) {
+  const now = deps.now ?? (() => new Date());
   async function ownItem(tenantId: string, id: string): Promise<InventoryItemRow> {
     const [row] = await findItems(db, [tenantId], [id]);
     if (!row) throw new NotFound('inventory item');
@@ -147,7 +148,7 @@ export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsS
       }
       const unit = input.unit == null ? item.unit : normalizeUnit(input.unit);
       const factor = conversionFactor(unit, item);
-      if (input.countedAt && input.countedAt.getTime() > Date.now() + FUTURE_SKEW_MS) {
+      if (input.countedAt && input.countedAt.getTime() > now().getTime() + FUTURE_SKEW_MS) {
         throw InvalidInput.field('countedAt', 'must not be in the future');
       }
       const row = await insertCount(db, {
@@ -157,7 +158,7 @@ export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsS
         quantity: input.quantity,
         unit,
         baseQuantity: input.quantity * factor,
-        countedAt: input.countedAt ?? undefined,
+        countedAt: input.countedAt ?? now(),
         countedBy: optionalText(input.countedBy, 'countedBy', MAX_NAME),
         notes: optionalText(input.notes, 'notes', MAX_NOTES),
       });

@@ -237,6 +237,7 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
     async requestTimeOff(tenantId: string, input: { employeeId: string; startDate: string; endDate: string; reason?: string | null }): Promise<TimeOffRequest> {
       if (input.endDate < input.startDate) throw InvalidInput.field('endDate', `must not be before startDate (${input.startDate})`);
       const employee = await employeeOf([tenantId], input.employeeId);
+      if (!employee.active) throw new Conflict(`employee ${employee.name} is inactive`);
       return insertTimeOff(db, {
         tenantId,
         employeeId: employee.id,
@@ -262,6 +263,7 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
      */
     async recordPunch(tenantIds: readonly string[], input: { employeeId: string; storeId?: string | null; clockIn: Date; clockOut?: Date | null }): Promise<TimePunch> {
       const employee = await employeeOf(tenantIds, input.employeeId);
+      if (!employee.active) throw new Conflict(`employee ${employee.name} is inactive`);
       const storeId = input.storeId ?? employee.storeId;
       await deps.tenants.requireStore(employee.tenantId, storeId);
       const latest = now().getTime() + FUTURE_SKEW_MS;

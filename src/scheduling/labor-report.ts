@@ -136,9 +136,7 @@ export async function buildLaborReport(
 
   const total = laborFigures(scheduled, actual);
   const netSales = sum(sales.map((s) => s.netSales));
-  const overtimeCost = sum(
-    actual.map((r) => r.overtimeHours * 1.5 * Number(people.find((p) => p.id === r.employeeId)?.hourlyRate ?? 0)),
-  );
+  const overtimeCost = sum(actual.map((r) => r.overtimeCost));
   return {
     summary: {
       startDate: q.startDate,
@@ -150,7 +148,7 @@ export async function buildLaborReport(
       overtimeCost: money(overtimeCost),
       netSales: money(netSales),
       laborCostPercent: percent(total.laborCost, netSales),
-      salesPerLaborHour: total.actualHours > 0 ? money(netSales / total.actualHours) : null,
+      salesPerLaborHour: total.actualHours > 0 ? Math.round((netSales / total.actualHours) * 100) / 100 : null,
       employeeCount: employeeIds.length,
     },
     weekly,
@@ -173,7 +171,7 @@ function laborFigures(
   };
 }
 
-/** Figures are summed unrounded and rounded once, here: hours and money to cents. */
+/** Figures are summed exactly (integer millionths) and rounded once, here: hours and money to 2 decimals. */
 function rounded(f: LaborFigures): LaborFigures {
   return {
     scheduledHours: hours(f.scheduledHours),
@@ -185,6 +183,8 @@ function rounded(f: LaborFigures): LaborFigures {
 }
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
-const money = (n: number) => Math.round(n * 100) / 100 + 0;
+/** Millionths → 2 decimals, half up (an integer over 10⁴ has an exact .5 at a tie). */
+const money = (micro: number) => Math.round(micro / 1e4) / 100 + 0;
 const hours = money;
-const percent = (part: number, whole: number) => (whole > 0 ? money((part / whole) * 100) : null);
+/** A ratio of two micro-unit amounts, as a percentage to 2 decimals. */
+const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 100 + 0 : null);
