@@ -1,10 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from './auth/authenticate.ts';
-import { InvalidInput } from './errors.ts';
-import type { DocumentReader } from './extraction/reader.ts';
-import { extractInvoiceFields } from './extraction/fields/invoice.ts';
-import { extractReceiptFields } from './extraction/fields/receipt.ts';
-import { type DocumentKind, type FileType, type PageText, UnreadableDocumentError, UnsupportedFileError } from './extraction/types.ts';
+import { InvalidInput, Upstream } from './errors.ts';
+import { type DocumentExtractor, ExtractionServiceError, MIME_TYPES as MIME } from './extraction/extractor.ts';
+import { type DocumentKind, type FileType, UnreadableDocumentError, UnsupportedFileError } from './extraction/types.ts';
 import { sniffFileType } from './extraction/sniff.ts';
 import type { UploadedFile } from './http/multipart.ts';
 import type { Invoice, InvoicesService, LineItem, NewDocument } from './invoices.service.ts';
@@ -12,31 +10,44 @@ import type { Receipt, ReceiptsService, UseType } from './receipts.service.ts';
 import type { SearchService } from './search.service.ts';
 import type { BlobStore } from './storage/index.ts';
 import type { TenantsService } from './tenants.service.ts';
-
-const MIME: Record<FileType, string> = { pdf: 'application/pdf', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+import type { Channel } from './rate-limit/policy.ts';
+import type { UsageService } from './usage.service.ts';
 
 export interface UploadOptions {
   file: UploadedFile;
   tenantId?: string | null;
   /** Keep the file in the account's archive; default: kept on the Extraction + Storage and Platform Embed tiers. */
   keepFile?: boolean | null;
+  /** How the request came in (metered with the document; default graphql). */
+  channel?: Channel;
 }
 
 /**
  * Uploads, end to end and synchronously (access is checked by the resolver): check the input, sniff the bytes, keep the file when the tier
- * (or the caller) asks for it, read it in the worker pool, understand it, and record the result with its events.
- * Files that are not an accepted type are 400 before anything is recorded; an invoice whose content cannot be
- * read (corrupt, encrypted, no text) is recorded `failed` with the reason.
+ * (or the caller) asks for it, extract its fields (the configured provider: local engine or Document AI), and record
+ * the result with its events. Files that are not an accepted type are 400 before anything is recorded; an invoice
+ * whose content cannot be read (corrupt, encrypted, no text), or that the extraction service failed on, is recorded
+ * `failed` with the reason.
  */
 export function createUploadsService(deps: {
-  reader: DocumentReader;
+  extractor: DocumentExtractor;
   blobs: BlobStore;
   tenants: TenantsService;
   invoices: InvoicesService;
   receipts: ReceiptsService;
   search: SearchService;
-  log: { warn(obj: object, msg: string): void };
+  usage: UsageService;
+  log: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void };
 }) {
+  /** Every processed document is metered once; a metering failure is logged loudly but does not undo the upload. */
+  async function meter(principal: Principal, doc: Parameters<UsageService['record']>[1]): Promise<void> {
+    try {
+      await deps.usage.record(principal, doc);
+    } catch (err) {
+      (deps.log.error ?? deps.log.warn).call(deps.log, { err, documentId: doc.documentId }, 'metering a processed document failed');
+    }
+  }
+
   /**
    * Makes new records searchable. A failed index write (e.g. a remote embedder down) does not fail the upload:
    * the record is stored, the failure is logged, and `npm run admin -- reindex` catches up.
@@ -73,12 +84,6 @@ export function createUploadsService(deps: {
     };
   }
 
-  async function read(bytes: Uint8Array, kind: DocumentKind): Promise<PageText[]> {
-    const { pages } = await deps.reader.read(bytes, kind);
-    if (!pages.some((p) => p.words.length > 0)) throw new UnreadableDocumentError('no text could be read from the document');
-    return pages;
-  }
-
   return {
     async uploadInvoice(
       principal: Principal,
@@ -89,15 +94,19 @@ export function createUploadsService(deps: {
       const document = await intake(principal, tenantId, 'invoice', options);
       const started = await deps.invoices.start(tenantId, document, options.storeId ?? null);
       try {
-        const pages = await read(options.file.bytes, 'invoice');
-        await deps.invoices.recordPageCount(started, pages.length);
-        const extracted = extractInvoiceFields(pages);
+        const { pageCount, invoices: extracted } = await deps.extractor.extractInvoices(options.file.bytes, document.fileType);
+        await deps.invoices.recordPageCount(started, pageCount);
         if (extracted.length === 0) return [await deps.invoices.fail(started, 'no invoice could be found in the document')];
         const invoices = await deps.invoices.complete(started, extracted);
+        await meter(principal, { tenantId, documentId: started.documentId, kind: 'invoice', pages: pageCount, channel: options.channel ?? 'graphql' });
         await indexQuietly('invoices', () => deps.search.indexUploadedInvoices(invoices));
         return invoices;
       } catch (err) {
         if (err instanceof UnreadableDocumentError) return [await deps.invoices.fail(started, err.message)];
+        if (err instanceof ExtractionServiceError) {
+          deps.log.warn({ err, cause: err.cause }, 'invoice extraction failed in the extraction service');
+          return [await deps.invoices.fail(started, err.message)];
+        }
         // Nothing is left in `processing`: the record says it failed, the caller gets a 500 with a correlation id.
         await deps.invoices.fail(started, 'an internal error stopped processing; the upload can be retried').catch(() => undefined);
         throw err;
@@ -109,14 +118,18 @@ export function createUploadsService(deps: {
       let document: NewDocument | undefined;
       try {
         document = await intake(principal, tenantId, 'receipt', options);
-        const pages = await read(options.file.bytes, 'receipt');
-        const fields = extractReceiptFields(pages);
-        const receipt = await deps.receipts.record(tenantId, { ...document, pageCount: pages.length }, fields, options.useType ?? 'business');
+        const { pageCount, receipt: fields } = await deps.extractor.extractReceipt(options.file.bytes, document.fileType);
+        const receipt = await deps.receipts.record(tenantId, { ...document, pageCount }, fields, options.useType ?? 'business');
+        await meter(principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel: options.channel ?? 'graphql' });
         await indexQuietly('a receipt', () => deps.search.indexReceipts([receipt]));
         return receipt;
       } catch (err) {
         if (document?.blobKey) await deps.blobs.delete(document.blobKey).catch(() => undefined);
         if (err instanceof UnreadableDocumentError) throw InvalidInput.field('file', `could not be read as a receipt: ${err.message}`);
+        if (err instanceof ExtractionServiceError) {
+          deps.log.warn({ err, cause: err.cause }, 'receipt extraction failed in the extraction service');
+          throw new Upstream(err.message);
+        }
         throw err;
       }
     },
