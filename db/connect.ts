@@ -14,6 +14,8 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 export interface Database {
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';
+  /** The driver's pool (for libraries that speak `pg` themselves, e.g. the rate limiter's shared counters). */
+  pool: pg.Pool;
   /** The embedded engine, when there is one (tests serve it over the wire with pglite-socket). */
   pglite?: PGlite;
   close(): Promise<void>;
@@ -45,7 +47,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   if ('databaseUrl' in options) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     const db = kysely(pool, options.onQuery);
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
   let pglite: PGlite;
   let owns = true;
@@ -62,6 +64,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    pool,
     pglite,
     async close() {
       await db.destroy();

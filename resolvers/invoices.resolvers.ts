@@ -30,7 +30,7 @@ export const invoiceResolvers = {
     ) => {
       // Acting for a sub-tenant is Platform Embed only.
       requireAccess(ctx.principal, { scope: 'invoices:write', ...(args.tenantId != null ? { tiers: ['embed'] as const } : {}) });
-      const invoices = await ctx.services.uploads.uploadInvoice(ctx.principal, args);
+      const invoices = await ctx.services.uploads.uploadInvoice(ctx.principal, { ...args, channel: ctx.channel });
       for (const invoice of invoices) {
         loaders(ctx).invoice.prime(invoice.id, invoice);
         if (invoice.lineItems) loaders(ctx).invoiceLineItems.prime(invoice.id, invoice.lineItems);

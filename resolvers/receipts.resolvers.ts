@@ -30,7 +30,7 @@ export const receiptResolvers = {
       ctx: RequestContext,
     ) => {
       requireAccess(ctx.principal, { scope: 'receipts:write', ...(args.tenantId != null ? { tiers: ['embed'] as const } : {}) });
-      const receipt = await ctx.services.uploads.uploadReceipt(ctx.principal, args);
+      const receipt = await ctx.services.uploads.uploadReceipt(ctx.principal, { ...args, channel: ctx.channel });
       loaders(ctx).receipt.prime(receipt.id, receipt);
       loaders(ctx).receiptLineItems.prime(receipt.id, receipt.lineItems);
       return receipt;

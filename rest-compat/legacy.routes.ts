@@ -26,4 +26,12 @@ export const legacyRoutes: RestRoute[] = [
     variables: ({ body }) => ({ file: requiredFile(body, 'file'), store: store(body) }),
     respond: (data: { uploadReceipt: Record<string, unknown> }) => ({ status: 200, body: { success: true, ...data.uploadReceipt } }),
   },
+  {
+    method: 'GET',
+    path: '/api/partner/usage',
+    family: 'legacy',
+    operation: 'LegacyUsage',
+    variables: () => ({}),
+    respond: (data: { legacyUsage: Record<string, unknown> }) => ({ status: 200, body: { success: true, ...data.legacyUsage } }),
+  },
 ];

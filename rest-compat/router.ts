@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type DocumentNode, execute, type FragmentDefinitionNode, type GraphQLSchema, Kind, parse, validate, visit } from 'graphql';
 import { type KeySource, keyFromHeaders, type Principal } from '../src/auth/authenticate.ts';
 import type { CreateContext } from '../src/context.ts';
+import { RateLimited } from '../src/errors.ts';
 import { readMultipart } from '../src/http/multipart.ts';
+import { type RateDecision, rateLimitHeaders } from '../src/rate-limit/limiter.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
 import type { RestRequest, RestRoute } from './route.ts';
 
@@ -12,6 +14,8 @@ export interface RestCompatDeps {
   schema: GraphQLSchema;
   authenticate: (apiKey: string) => Promise<Principal>;
   createContext: CreateContext;
+  /** Counts the request against the key's limits (src/rate-limit). */
+  rateLimit: (principal: Principal, channel: Family) => Promise<RateDecision>;
 }
 
 const KEY_SOURCE: Record<Family, KeySource> = { v1: 'x-api-key', legacy: 'bearer', adapter: 'bearer' };
@@ -72,12 +76,15 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
       handler: async (request, reply) => {
         try {
           const principal = await deps.authenticate(keyFromHeaders(request.headers, KEY_SOURCE[route.family]));
+          const limit = await deps.rateLimit(principal, route.family);
+          reply.headers(rateLimitHeaders(limit));
+          if (!limit.allowed) throw RateLimited.of(limit);
           const variables = route.variables(await restRequest(request));
           const result = await execute({
             schema: deps.schema,
             document,
             variableValues: variables,
-            contextValue: deps.createContext(principal, request.id ?? randomUUID(), request.log),
+            contextValue: { ...deps.createContext(principal, request.id ?? randomUUID(), request.log), rateLimit: limit, channel: route.family },
           });
           if (result.errors?.length) throw errorOfResult(result.errors[0]!);
           const { status, body } = route.respond(result.data);

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from './auth/authenticate.ts';
+import type { RateDecision } from './rate-limit/limiter.ts';
+import type { Channel } from './rate-limit/policy.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -11,6 +13,10 @@ export interface RequestContext {
   services: Services;
   requestId: string;
   log: FastifyBaseLogger;
+  /** The rate-limit decision of this request (GraphQL reports it in the response's extensions). */
+  rateLimit?: RateDecision;
+  /** How the request came in: a REST family, or GraphQL (usage is metered per channel). */
+  channel: Channel;
 }
 
 export function createContextFactory(services: Services) {
@@ -19,6 +25,7 @@ export function createContextFactory(services: Services) {
     services,
     requestId,
     log,
+    channel: 'graphql',
   });
 }
 export type CreateContext = ReturnType<typeof createContextFactory>;

@@ -66,6 +66,12 @@ export class RateLimited extends AppError {
   constructor(readonly retryAfter: number, message = 'rate limit exceeded') {
     super('RATE_LIMITED', message, { retryAfter });
   }
+
+  /** A refusal of the rate limiter, naming the limit and the wait. */
+  static of(decision: { retryAfter?: number; reason?: string; policy: { name: string } }): RateLimited {
+    const retryAfter = decision.retryAfter ?? 1;
+    return new RateLimited(retryAfter, `rate limit exceeded: ${decision.reason} (${decision.policy.name}); retry after ${retryAfter} s`);
+  }
 }
 
 export class Upstream extends AppError {

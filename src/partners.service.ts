@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { insertApiKey, revokeKeyByPrefix } from '../db/api-keys.queries.ts';
-import { countPartners, findPartner, insertPartner } from '../db/partners.queries.ts';
+import { countPartners, findPartner, insertPartner, setPartnerPrice } from '../db/partners.queries.ts';
 import { insertTenant } from '../db/tenants.queries.ts';
 import type { DB, LegacyPlan, Tier } from '../db/types.ts';
 import { generateApiKey } from './auth/api-key.ts';
@@ -34,6 +34,17 @@ export function createPartnersService(db: Kysely<DB>) {
         const apiKey = await issueKey(trx, partner.id, SCOPES);
         return { partnerId: partner.id, tenantId: tenant.id, apiKey };
       });
+    },
+
+    /** A custom price per processed document (USD, Platform Embed's "custom"); null returns to the tier's list price. */
+    async setPrice(input: { partnerId: string; price: number | null }): Promise<{ partnerId: string; pricePerDocument: number | null }> {
+      if (!UUID.test(input.partnerId)) throw InvalidInput.field('partner', 'must be a partner id (UUID)');
+      const { price } = input;
+      if (price !== null && !(Number.isFinite(price) && price >= 0 && price <= 1000)) {
+        throw InvalidInput.field('price', 'must be a number from 0 to 1000 (USD per document), or none');
+      }
+      if (!(await setPartnerPrice(db, input.partnerId, price))) throw new NotFound('partner');
+      return { partnerId: input.partnerId, pricePerDocument: price };
     },
 
     async createApiKey(input: { partnerId: string; scopes?: readonly string[] }): Promise<{ apiKey: string }> {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { type Authenticate, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
 import type { CreateContext, RequestContext } from '../context.ts';
-import { AppError, Unauthenticated } from '../errors.ts';
+import { AppError, RateLimited, Unauthenticated } from '../errors.ts';
+import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
 import { formatGraphQLError } from './format-error.ts';
 import { operationFromMultipart } from './graphql-multipart.ts';
 import { readMultipart } from './multipart.ts';
@@ -15,8 +16,23 @@ import { readMultipart } from './multipart.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    rateLimit: RateDecision | null;
   }
 }
+
+/** `extensions.rateLimit` on every GraphQL response of a limited key: {policy, limit, remaining, reset}. */
+const rateLimitExtensions: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ contextValue, response }) {
+        const limit = contextValue.rateLimit;
+        if (!limit || limit.limit === null || response.body.kind !== 'single') return;
+        const result = response.body.singleResult;
+        result.extensions = { ...result.extensions, rateLimit: { policy: limit.policy.name, limit: limit.limit, remaining: limit.remaining, reset: limit.reset } };
+      },
+    };
+  },
+};
 
 export interface GraphQLEndpoint {
   /** Closes every WebSocket (clients see 1001 Going Away) and stops Apollo. */
@@ -26,7 +42,13 @@ export interface GraphQLEndpoint {
 /** `/graphql` over HTTP (Apollo Server) and graphql-ws subscriptions on the same path. */
 export async function mountGraphQL(
   app: FastifyInstance,
-  deps: { schema: GraphQLSchema; authenticate: Authenticate; createContext: CreateContext },
+  deps: {
+    schema: GraphQLSchema;
+    authenticate: Authenticate;
+    createContext: CreateContext;
+    /** Every operation counts as one request against the key's limits. */
+    rateLimit: (principal: Principal, channel: 'graphql') => Promise<RateDecision>;
+  },
 ): Promise<GraphQLEndpoint> {
   const formatError = formatGraphQLError(app.log);
   const apollo = new ApolloServer<RequestContext>({
@@ -35,11 +57,12 @@ export async function mountGraphQL(
     introspection: true,
     includeStacktraceInErrorResponses: false,
     formatError,
-    plugins: [fastifyApolloDrainPlugin(app)],
+    plugins: [fastifyApolloDrainPlugin(app), rateLimitExtensions],
   });
   await apollo.start();
 
   app.decorateRequest('principal', null);
+  app.decorateRequest('rateLimit', null);
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
@@ -52,6 +75,16 @@ export async function mountGraphQL(
         // Both shapes: `error` like the REST families, `errors` for GraphQL clients.
         return reply.code(401).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
       }
+      const limit = await deps.rateLimit(request.principal, 'graphql');
+      reply.headers(rateLimitHeaders(limit));
+      if (!limit.allowed) {
+        const refused = RateLimited.of(limit);
+        return reply
+          .code(429)
+          .header('retry-after', String(refused.retryAfter))
+          .send({ error: refused.message, retryAfter: refused.retryAfter, errors: [{ message: refused.message, extensions: { code: refused.code, retryAfter: refused.retryAfter } }] });
+      }
+      request.rateLimit = limit;
       // File uploads (GraphQL multipart request spec), read only once the caller is known. Apollo's CSRF
       // prevention still applies: browsers' simple multipart posts need the Apollo-Require-Preflight header.
       if (request.method === 'POST' && request.isMultipart()) {
@@ -65,7 +98,7 @@ export async function mountGraphQL(
       }
     },
     handler: fastifyApolloHandler(apollo, {
-      context: async (request) => deps.createContext(request.principal!, request.id, request.log),
+      context: async (request) => ({ ...deps.createContext(request.principal!, request.id, request.log), rateLimit: request.rateLimit ?? undefined }),
     }),
   });
 
@@ -84,6 +117,13 @@ export async function mountGraphQL(
           if (err instanceof Unauthenticated) return false;
           throw err;
         }
+      },
+      // One operation, one request: a refused one ends with a RATE_LIMITED error, the connection stays open.
+      onSubscribe: async (ctx) => {
+        const limit = await deps.rateLimit(ctx.extra.principal!, 'graphql');
+        if (limit.allowed) return undefined;
+        const refused = RateLimited.of(limit);
+        return [new GraphQLError(refused.message, { extensions: { code: refused.code, retryAfter: refused.retryAfter } })];
       },
       context: (ctx) => deps.createContext(ctx.extra.principal!, randomUUID(), app.log),
       onNext: (_ctx, _id, _payload, _args, result) =>

@@ -27,6 +27,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     /** Test-only webhook settings (e.g. the CA of a self-signed receiver). */
     webhooks?: StartOptions['webhooks'];
+    /** The app's clock (rate windows, monthly allowances, date defaults). */
+    now?: () => Date;
   } = {},
 ): Promise<TestApp> {
   const database = await freshDatabase({ onQuery: options.onQuery });
@@ -39,7 +41,7 @@ export async function startTestApp(
     EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
     ...options.env,
   });
-  const app = await startApp({ config, database, webhooks: options.webhooks });
+  const app = await startApp({ config, database, webhooks: options.webhooks, now: options.now });
   return {
     app,
     base: `http://127.0.0.1:${app.port}`,
