@@ -14,6 +14,8 @@ export interface PartnersTable {
   name: string;
   tier: Tier;
   legacyPlan: LegacyPlan | null;
+  /** A custom price per processed document (Platform Embed); null: the tier's list price. */
+  pricePerDocument: Decimal | null;
   createdAt: Timestamp;
 }
 
@@ -327,6 +329,51 @@ export interface PosDailySalesTable {
   importedAt: Timestamp;
 }
 
+export type UsageChannel = 'v1' | 'legacy' | 'adapter' | 'graphql';
+
+export interface UsageRecordsTable {
+  id: Generated<string>;
+  partnerId: string;
+  tenantId: string;
+  apiKeyId: string | null;
+  documentId: string;
+  kind: DocumentKind;
+  pages: number;
+  channel: UsageChannel;
+  tier: Tier;
+  price: Decimal;
+  currency: Generated<string>;
+  createdAt: Timestamp;
+}
+
+export type AdapterRequestStatus = 'pending' | 'done' | 'failed';
+
+/** A partner's shape profile for the adapter: `spec` is the declarative mapping (src/adapter/profile.ts). */
+export interface AdapterProfilesTable {
+  id: Generated<string>;
+  partnerId: string;
+  name: string;
+  isDefault: Generated<boolean>;
+  spec: Json;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+/** An adapter request made with a correlation_id (24-hour idempotency). */
+export interface AdapterRequestsTable {
+  id: Generated<string>;
+  partnerId: string;
+  correlationId: string;
+  requestHash: string;
+  requestFields: Json;
+  status: Generated<AdapterRequestStatus>;
+  response: Json | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface DB {
   partners: PartnersTable;
   apiKeys: ApiKeysTable;
@@ -351,6 +398,9 @@ export interface DB {
   timeOffRequests: TimeOffRequestsTable;
   timePunches: TimePunchesTable;
   posDailySales: PosDailySalesTable;
+  usageRecords: UsageRecordsTable;
+  adapterProfiles: AdapterProfilesTable;
+  adapterRequests: AdapterRequestsTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { adapterRoutes } from './adapter.routes.ts';
 import { registerRestRoutes, type RestCompatDeps } from './router.ts';
 import { legacyRoutes } from './legacy.routes.ts';
 import { tenantDataRoutes } from './tenant-data.routes.ts';
@@ -8,5 +9,5 @@ export { familyOf, restError } from './errors.ts';
 
 /** Every REST family of the contract, mounted on the app. */
 export function mountRestCompat(app: FastifyInstance, deps: RestCompatDeps): void {
-  registerRestRoutes(app, [...v1Routes, ...tenantDataRoutes, ...legacyRoutes], deps);
+  registerRestRoutes(app, [...v1Routes, ...tenantDataRoutes, ...legacyRoutes, ...adapterRoutes], deps);
 }

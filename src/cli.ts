@@ -2,16 +2,21 @@ import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { type AdminArgs, isAdminCommand, runAdminCommand } from './admin/commands.ts';
 import { acquireDataDirLock, DataDirLockedError, liveLockHolder } from './admin/data-dir-lock.ts';
+import { DEMO_PARTNER_NAME, type DemoSeedSummary } from './admin/demo-seed.ts';
 import { type Config, loadConfig } from './config.ts';
 import { AppError } from './errors.ts';
 import { openEmbedder } from './embeddings/open.ts';
 import { buildWordVectorCache } from './embeddings/word-vector-cache.build.ts';
 import { createDocumentReader } from './extraction/reader.ts';
+import { createInventoryService } from './inventory.service.ts';
 import { createPartnersService } from './partners.service.ts';
+import { createSchedulingService } from './scheduling.service.ts';
 import { createServices } from './services.ts';
 import { createBlobStore } from './storage/index.ts';
+import { createTenantsService } from './tenants.service.ts';
 
-// Admin CLI: `npm run admin -- <command> [--flag value ...]`, one JSON line on stdout.
+// Admin CLI: `npm run admin -- <command> [--flag value ...]`, one JSON line on stdout. `npm run seed -- --demo`
+// is the `seed` command (`--demo` is a bare flag).
 // With the embedded database it never opens a data directory another process holds: while a server owns
 // it, the command goes through that server's loopback admin endpoint.
 
@@ -20,7 +25,18 @@ const USAGE = `usage:
   npm run admin -- create-key --partner PARTNER_ID [--scopes scope1,scope2]
   npm run admin -- revoke-key --prefix KEY_PREFIX
   npm run admin -- reindex                 re-embed every invoice, receipt and vendor (after changing EMBEDDER)
-  npm run admin -- build-embeddings        (re)build the local embedder's word-vector cache`;
+  npm run admin -- build-embeddings        (re)build the local embedder's word-vector cache
+  npm run admin -- set-price --partner PARTNER_ID --price USD|none   a custom price per document (Platform Embed)
+  npm run seed -- --demo                   a demo restaurant group with a month of inventory and scheduling data`;
+
+const SEED_USAGE = `usage: npm run seed -- --demo
+  Creates the partner "Demo Restaurant Group" (tier embed) with 3 stores, 20 employees, a month of schedules,
+  punches and point-of-sale sales ending today (UTC), inventory items and counts, and time-off requests.
+  Prints one JSON line: the partner, tenant and store ids, its API key (shown once) and what was created.
+  Runs once per database: if the demo partner exists it is refused (exit 1), naming the partner.`;
+
+/** Flags that take no value (`--demo`); every other flag is `--flag value` or `--flag=value`. */
+const BARE_FLAGS = new Set(['demo']);
 
 class UsageError extends Error {}
 
@@ -33,10 +49,16 @@ function parseArgs(argv: string[]): { command: string; args: AdminArgs } {
     const token = rest[i]!;
     const m = /^--([a-z][a-z-]*)(?:=(.*))?$/.exec(token);
     if (!m) throw new UsageError(`unexpected argument "${token}"\n${USAGE}`);
+    if (BARE_FLAGS.has(m[1]!)) {
+      if (m[2] !== undefined) throw new UsageError(`--${m[1]} takes no value\n${USAGE}`);
+      args[m[1]!] = 'true';
+      continue;
+    }
     const value = m[2] ?? rest[++i];
     if (value === undefined || value.startsWith('--')) throw new UsageError(`--${m[1]} needs a value\n${USAGE}`);
     args[m[1]!] = value;
   }
+  if (command === 'seed' && (args.demo !== 'true' || Object.keys(args).length !== 1)) throw new UsageError(SEED_USAGE);
   return { command, args };
 }
 
@@ -67,7 +89,19 @@ async function direct(config: Config, options: { databaseUrl: string } | { dataD
     const database = await connect(options);
     try {
       await migrateToLatest(database.db);
-      if (command !== 'reindex') return await runAdminCommand({ partners: createPartnersService(database.db) }, command, args);
+      const partners = createPartnersService(database.db);
+      if (command === 'seed') {
+        // The demo goes through the services it fills (their validation applies); no embedder needed.
+        const tenants = createTenantsService(database.db);
+        const services = {
+          partners,
+          tenants,
+          inventory: createInventoryService(database.db, { tenants }),
+          scheduling: createSchedulingService(database.db, { tenants }),
+        };
+        return await runAdminCommand({ partners, seed: { services, db: database.db } }, command, args);
+      }
+      if (command !== 'reindex') return await runAdminCommand({ partners }, command, args);
       // Only reindex needs the embedder (and the services it indexes through); the reader never starts a worker.
       const log = { info: () => {}, warn: (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`) };
       const embedder = await openEmbedder(config, log);
@@ -90,6 +124,7 @@ async function run(): Promise<void> {
   const { command, args } = parseArgs(process.argv.slice(2));
   const config = loadConfig();
   let result: object;
+  let serverPort: number | undefined;
   if (command === 'build-embeddings') {
     // Only a file under EMBEDDINGS_CACHE_DIR (written atomically): no database, no lock.
     if (config.embedder.kind !== 'local') throw new UsageError('build-embeddings is for EMBEDDER=local');
@@ -100,13 +135,27 @@ async function run(): Promise<void> {
     const holder = liveLockHolder(config.dataDir);
     if (holder?.owner === 'server' && holder.adminPort && holder.adminToken) {
       result = await viaServer(holder.adminPort, holder.adminToken, command, args);
+      serverPort = holder.adminPort;
     } else if (holder) {
       throw new DataDirLockedError(holder, config.dataDir);
     } else {
       result = await direct(config, { dataDir: config.dataDir }, command, args);
     }
   }
+  if (command === 'seed') result = withCurl(result as DemoSeedSummary, config, serverPort);
   process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/** Adds a ready-to-paste curl of the demo month's labor report (also on stderr, for a human at a terminal). */
+function withCurl(summary: DemoSeedSummary, config: Config, serverPort: number | undefined): object {
+  // The running server's own address when it is the default localhost one (as main.ts prints it).
+  const base = serverPort && config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${serverPort}` : config.publicUrl;
+  const curl = `curl -H 'X-API-Key: ${summary.apiKey}' '${base}${summary.laborReportPath}'`;
+  process.stderr.write(
+    `Demo partner "${DEMO_PARTNER_NAME}" seeded (${summary.startDate} to ${summary.endDate}); its API key is shown only now.\n` +
+      `Labor report${serverPort ? '' : ' (once `npm start` runs)'}:\n  ${curl}\n`,
+  );
+  return { ...summary, laborReportCurl: curl };
 }
 
 run().catch((err) => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PROCESSOR, parseDocumentAiEndpoint } from './extraction/documentai/endpoint.ts';
 
 // The only reader of process.env: every setting is parsed once, all problems are reported together.
 const Env = z.object({
@@ -24,6 +25,22 @@ const Env = z.object({
   // Webhooks (src/webhooks.service.ts): delays before each retry; DESIGN §7's schedule by default.
   WEBHOOK_RETRY_SCHEDULE: z.string().default('5s,5m,30m,2h,5h,10h,10h').transform(parseDurations),
   OUTBOUND_ALLOW_LOOPBACK: z.enum(['0', '1']).default('0'),
+  // Per-minute counters: this process (memory) or shared by every instance through the database (postgres).
+  RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
+  // Extraction provider (src/extraction/extractor.ts): offline engine, or Google Document AI's Invoice/Expense parsers.
+  EXTRACTOR: z.enum(['local', 'documentai']).default('local'),
+  DOCUMENTAI_PROJECT: z.string().regex(/^[a-z0-9][a-z0-9.:-]*$/, 'must be a Google Cloud project id').optional(),
+  DOCUMENTAI_LOCATION: z.string().regex(/^[a-z0-9-]+$/, 'must be a Document AI location such as us or eu').default('us'),
+  DOCUMENTAI_INVOICE_PROCESSOR: z.string().regex(PROCESSOR, 'must be a processor id or projects/…/processors/… name').optional(),
+  DOCUMENTAI_EXPENSE_PROCESSOR: z.string().regex(PROCESSOR, 'must be a processor id or projects/…/processors/… name').optional(),
+  DOCUMENTAI_API_ENDPOINT: z.string().min(1).optional(),
+  // The adapter's s3:// sources (src/adapter/object-storage.ts); credentials: these, else the AWS SDK's default chain.
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be an AWS region such as us-east-1').default('us-east-1'),
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1']).default('0'),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -45,7 +62,28 @@ export interface Config {
   webhookRetryScheduleMs: number[];
   /** Outgoing calls may target loopback addresses (and http:// to them): local development and tests only. */
   outboundAllowLoopback: boolean;
+  /** Where per-minute rate-limit counters live; monthly allowances are always counted in the database. */
+  rateLimitStore: 'memory' | 'postgres';
+  /** Which provider turns uploaded documents into fields. */
+  extractor: ExtractorConfig;
+  /** Where the adapter reads s3:// and gs:// sources from (GCS_API_ENDPOINT / GCS_PROJECT_ID serve both uses). */
+  objectSources: {
+    s3: { endpoint?: string; region: string; forcePathStyle: boolean; credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } };
+    gcs: { apiEndpoint?: string; projectId?: string };
+  };
 }
+
+export type ExtractorConfig =
+  | { kind: 'local' }
+  | {
+      kind: 'documentai';
+      project: string;
+      location: string;
+      invoiceProcessor: string;
+      expenseProcessor: string;
+      /** Regional endpoint or local test server; default `{location}-documentai.googleapis.com`. */
+      apiEndpoint?: string;
+    };
 
 export type EmbedderConfig =
   | { kind: 'local'; /** The compact word-vector cache (default DATA_DIR/embeddings). */ cacheDir: string }
@@ -79,6 +117,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventsPollMs: e.EVENTS_POLL_MS,
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
     outboundAllowLoopback: e.OUTBOUND_ALLOW_LOOPBACK === '1',
+    rateLimitStore: e.RATE_LIMIT_STORE,
+    extractor:
+      e.EXTRACTOR === 'documentai'
+        ? {
+            kind: 'documentai',
+            project: e.DOCUMENTAI_PROJECT!,
+            location: e.DOCUMENTAI_LOCATION,
+            invoiceProcessor: e.DOCUMENTAI_INVOICE_PROCESSOR!,
+            expenseProcessor: e.DOCUMENTAI_EXPENSE_PROCESSOR!,
+            apiEndpoint: e.DOCUMENTAI_API_ENDPOINT,
+          }
+        : { kind: 'local' },
+    objectSources: {
+      s3: {
+        endpoint: e.S3_ENDPOINT,
+        region: e.S3_REGION,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE === '1',
+        credentials:
+          e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+            ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY, ...(e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}) }
+            : undefined,
+      },
+      gcs: { apiEndpoint: e.GCS_API_ENDPOINT, projectId: e.GCS_PROJECT_ID },
+    },
   };
 }
 
@@ -87,6 +149,19 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
   const out: string[] = [];
   if (raw.EMBEDDER === 'openai') {
     for (const name of ['EMBEDDINGS_URL', 'EMBEDDINGS_MODEL']) if (!raw[name]) out.push(`${name}: required when EMBEDDER=openai`);
+  }
+  if (raw.EXTRACTOR === 'documentai') {
+    for (const name of ['DOCUMENTAI_PROJECT', 'DOCUMENTAI_INVOICE_PROCESSOR', 'DOCUMENTAI_EXPENSE_PROCESSOR']) {
+      if (!raw[name]) out.push(`${name}: required when EXTRACTOR=documentai`);
+    }
+  }
+  if (!raw.AWS_ACCESS_KEY_ID !== !raw.AWS_SECRET_ACCESS_KEY) out.push('AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: give both or neither');
+  if (raw.DOCUMENTAI_API_ENDPOINT) {
+    try {
+      parseDocumentAiEndpoint(raw.DOCUMENTAI_API_ENDPOINT, raw.DOCUMENTAI_LOCATION ?? 'us');
+    } catch (err) {
+      out.push(`DOCUMENTAI_API_ENDPOINT: ${(err as Error).message}`);
+    }
   }
   return out;
 }

@@ -14,10 +14,12 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createContextFactory } from './context.ts';
 import { openEmbedder } from './embeddings/open.ts';
 import { createDispatcher } from './events/dispatcher.ts';
+import { createExtractor } from './extraction/create-extractor.ts';
 import { createDocumentReader } from './extraction/reader.ts';
 import { type BlobStore, createBlobStore } from './storage/index.ts';
 import { mountGraphQL } from './http/graphql.ts';
 import { createHttpServer } from './http/server.ts';
+import { createRateLimiter } from './rate-limit/limiter.ts';
 import { createServices, type Services } from './services.ts';
 import type { WebhookSettings } from './webhooks.service.ts';
 
@@ -42,8 +44,13 @@ export interface StartOptions {
   /** Create a demo partner when the embedded database has none (npm start). */
   seedDemo?: boolean;
   print?: (text: string) => void;
-  /** Test-only webhook settings over the configured ones (e.g. `ca` to trust a self-signed receiver). */
+  /**
+   * Test-only webhook settings over the configured ones (e.g. `ca` to trust a self-signed receiver). `ca` and
+   * `resolve` apply to the adapter's source_url fetches too.
+   */
   webhooks?: Partial<WebhookSettings>;
+  /** The clock of rate windows, monthly allowances and date defaults (tests move it). */
+  now?: () => Date;
 }
 
 export function loadTypeDefs(): string[] {
@@ -92,13 +99,19 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     // Reading workers are spawned on first use (one per core at most) and stopped on close.
     const reader = createDocumentReader();
     onFailure.push(() => reader.close());
+    // The extraction provider (EXTRACTOR): the local engine over the reader, or Document AI (client built on first use).
+    const extractor = createExtractor(config.extractor, { reader });
+    onFailure.push(() => extractor.close());
     const blobs = createBlobStore(config);
     const webhooks: WebhookSettings = {
       retryScheduleMs: config.webhookRetryScheduleMs,
       allowLoopback: config.outboundAllowLoopback,
       ...options.webhooks,
     };
-    const services = createServices(db, { reader, blobs, embedder, log: app.log, webhooks });
+    const rateLimiter = createRateLimiter({ store: config.rateLimitStore, pool: database.pool, now: options.now });
+    // The adapter fetches partner documents under the same outbound rules as webhooks (SSRF guard, loopback flag).
+    const adapterSources = { allowLoopback: webhooks.allowLoopback, ca: webhooks.ca, resolve: webhooks.resolve, ...config.objectSources };
+    const services = createServices(db, { reader, extractor, blobs, embedder, log: app.log, webhooks, rateLimiter, now: options.now, adapterSources });
     const index = await services.search.prepare();
     if (index.dropped || index.stale) {
       app.log.warn(index, 'search index rows from another embedder: run `npm run admin -- reindex`');
@@ -107,10 +120,13 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const openapi = loadOpenApiDocument();
     const createContext = createContextFactory(services);
     app.get('/openapi.json', async () => openapi);
-    const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext });
-    mountRestCompat(app, { schema, authenticate: services.authenticate, createContext });
+    const rateLimit = services.rateLimits.consume;
+    const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext, rateLimit });
+    mountRestCompat(app, { schema, authenticate: services.authenticate, createContext, rateLimit });
     let adminToken: string | undefined;
-    if (lock) mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search });
+    if (lock) {
+      mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search, seed: { services, db } });
+    }
 
     // Outbox → live subscriptions (every instance) and webhook deliveries (once across instances).
     const dispatcher = createDispatcher(db, services.events, {
@@ -152,6 +168,8 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
           await app.close();
           await dispatcher.stop();
           await webhookDelivery.stop();
+          await extractor.close();
+          await services.adapter.close();
           await reader.close();
           if (!options.database) await owned.close();
           lock?.release();

@@ -1,8 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
+import { createAdapterService } from './adapter.service.ts';
+import type { SourceSettings } from './adapter/sources.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createCategorizer } from './extraction/categorizer.ts';
 import type { Embedder } from './embeddings/embedder.ts';
+import type { DocumentExtractor } from './extraction/extractor.ts';
+import { createLocalExtractor } from './extraction/local.extractor.ts';
 import type { DocumentReader } from './extraction/reader.ts';
 import { taxCategoryForReceipt } from './extraction/tax-categories.ts';
 import { createInventoryService } from './inventory.service.ts';
@@ -10,17 +14,21 @@ import { createInvoicesService } from './invoices.service.ts';
 import { createPartnersService } from './partners.service.ts';
 import { EventPubSub } from './events/pubsub.ts';
 import { createReceiptsService } from './receipts.service.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limit/limiter.ts';
 import { createSchedulingService } from './scheduling.service.ts';
 import { createSearchService } from './search.service.ts';
 import type { BlobStore } from './storage/index.ts';
 import { createTenantsService } from './tenants.service.ts';
 import { createUploadsService } from './uploads.service.ts';
+import { createUsageService } from './usage.service.ts';
 import { createVendorsService } from './vendors.service.ts';
 import { createWebhooksService, DEFAULT_RETRY_SCHEDULE_MS, type WebhookSettings } from './webhooks.service.ts';
 
 /** What the services run on besides the database (built and closed by the composition root). */
 export interface Infrastructure {
   reader: DocumentReader;
+  /** The extraction provider uploads use (EXTRACTOR); default: the local engine over `reader`. */
+  extractor?: DocumentExtractor;
   blobs: BlobStore;
   embedder: Embedder;
   /** Where services report what they recover from (e.g. a search-index write that failed). */
@@ -29,6 +37,13 @@ export interface Infrastructure {
   webhooks?: WebhookSettings;
   /** The clock of date defaults and "not in the future" checks (tests pin it). */
   now?: () => Date;
+  /** Rate limits and monthly allowances (default: counted in this process only). */
+  rateLimiter?: RateLimiter;
+  /**
+   * Where the adapter may fetch documents from (config: OUTBOUND_ALLOW_LOOPBACK, S3_*, GCS_API_ENDPOINT); default:
+   * public https only, with the webhooks' test-only CA and resolver, S3 in us-east-1.
+   */
+  adapterSources?: SourceSettings;
 }
 
 /** Every domain service, built once per process over one database. */
@@ -45,6 +60,8 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     tenants,
   });
   const vendors = createVendorsService(db, tenants);
+  const rateLimits = infra.rateLimiter ?? createRateLimiter({ store: 'memory', now: infra.now });
+  const usage = createUsageService(db, { rateLimits, now: infra.now });
   const search = createSearchService(db, { embedder: infra.embedder, tenants, vendors, invoices, receipts });
   return {
     authenticate: createAuthenticator(db),
@@ -54,11 +71,29 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     invoices,
     receipts,
     search,
-    inventory: createInventoryService(db, { tenants }),
+    rateLimits,
+    usage,
+    inventory: createInventoryService(db, { tenants, now: infra.now }),
     scheduling: createSchedulingService(db, { tenants, now: infra.now }),
     /** Live domain events of this process (fed by the dispatcher from the outbox). */
     events,
-    uploads: createUploadsService({ ...infra, tenants, invoices, receipts, search }),
+    uploads: createUploadsService({ ...infra, extractor: infra.extractor ?? createLocalExtractor(infra.reader), tenants, invoices, receipts, search, usage }),
+    /** POST /api/v1/partner/extract: documents from object storage, shaped by the partner's profiles. */
+    adapter: createAdapterService(db, {
+      extractor: infra.extractor ?? createLocalExtractor(infra.reader),
+      categorize,
+      taxCategorize: (fields) => taxCategoryForReceipt(fields, fields.lineItems),
+      tenants,
+      usage,
+      sources: infra.adapterSources ?? {
+        allowLoopback: infra.webhooks?.allowLoopback ?? false,
+        ca: infra.webhooks?.ca,
+        resolve: infra.webhooks?.resolve,
+        s3: { region: 'us-east-1', forcePathStyle: false },
+        gcs: {},
+      },
+      log: infra.log,
+    }),
     /** Webhook endpoints and their delivery queue (`enqueue` is for the dispatcher, `startDelivery` for main). */
     webhooks: createWebhooksService(db, {
       tenants,

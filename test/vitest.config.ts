@@ -13,6 +13,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { METADATA_SERVER_DETECTION: 'none', LOG_LEVEL: 'silent' },
+    env: { METADATA_SERVER_DETECTION: 'none', AWS_EC2_METADATA_DISABLED: 'true', LOG_LEVEL: 'silent' },
   },
 });

@@ -1,8 +1,11 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
 import { InvalidInput } from '../errors.ts';
 import type { PartnersService } from '../partners.service.ts';
 import type { SearchService } from '../search.service.ts';
+import { type DemoServices, seedDemo } from './demo-seed.ts';
 
-export const ADMIN_COMMANDS = ['create-partner', 'create-key', 'revoke-key', 'reindex', 'build-embeddings'] as const;
+export const ADMIN_COMMANDS = ['create-partner', 'create-key', 'revoke-key', 'reindex', 'build-embeddings', 'seed', 'set-price'] as const;
 export type AdminCommand = (typeof ADMIN_COMMANDS)[number];
 export type AdminArgs = Record<string, string | undefined>;
 
@@ -15,6 +18,8 @@ export interface AdminDeps {
   /** Only `reindex` needs it (the CLI opens an embedder only for that command). */
   search?: SearchService;
   onProgress?: (done: number, total: number) => void;
+  /** Only `seed --demo` needs them (the services it enters the demo data through, and the database). */
+  seed?: { services: DemoServices; db: Kysely<DB> };
 }
 
 /**
@@ -37,9 +42,18 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Ad
       });
     case 'revoke-key':
       return partners.revokeApiKey(required(args, 'prefix'));
+    case 'set-price': {
+      const raw = required(args, 'price');
+      const price = raw === 'none' ? null : /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+      return partners.setPrice({ partnerId: required(args, 'partner'), price });
+    }
     case 'reindex':
       if (!deps.search) throw new Error('reindex needs the search service');
       return deps.search.reindex(deps.onProgress);
+    case 'seed':
+      if (args.demo !== 'true') throw new InvalidInput('seed needs --demo (the only data set there is)');
+      if (!deps.seed) throw new Error('seed needs the scheduling and inventory services');
+      return seedDemo(deps.seed.services, deps.seed.db);
     default:
       throw new InvalidInput(`unknown command "${command}"; commands: ${ADMIN_COMMANDS.join(', ')}`);
   }

@@ -1,15 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { listEvents, type OutboxRow } from '../../db/outbox.queries.ts';
 import { claimDueDeliveries } from '../../db/webhooks.queries.ts';
 import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
+import { selfSignedCert } from '../helpers/tls.ts';
 
 // Deliveries go over real HTTPS to a receiver with a self-signed certificate made here; the app trusts it
 // through its test-only `webhooks.ca` setting. Signatures are checked with the standardwebhooks library.
@@ -30,16 +27,6 @@ const answers = new Map<string, number[]>();
 let partner: { partnerId: string; tenantId: string; apiKey: string };
 let events: OutboxRow[];
 let invoiceId: string;
-
-function selfSignedCert(): { key: string; cert: string } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'webhook-receiver-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-  ], { stdio: 'ignore' });
-  return { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
-}
 
 const byPath = (p: string) => received.filter((r) => r.path === p);
 const key = (apiKey = partner.apiKey) => ({ 'x-api-key': apiKey });

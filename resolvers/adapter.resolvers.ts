@@ -1,0 +1,29 @@
+import { type AccessRule, requireAccess } from '../src/auth/access.ts';
+import type { AdapterExtractInput } from '../src/adapter.service.ts';
+import type { RequestContext } from '../src/context.ts';
+
+// The contract gives the adapter scope invoices:read; its profiles are the same feature's configuration.
+const ADAPTER: AccessRule = { scope: 'invoices:read' };
+
+export const adapterResolvers = {
+  Query: {
+    shapeProfiles: (_: unknown, __: unknown, ctx: RequestContext) => {
+      requireAccess(ctx.principal, ADAPTER);
+      return ctx.services.adapter.listProfiles(ctx.principal);
+    },
+  },
+  Mutation: {
+    setShapeProfile: (_: unknown, args: { name: string; spec: Record<string, unknown>; isDefault?: boolean | null }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, ADAPTER);
+      return ctx.services.adapter.setProfile(ctx.principal, args);
+    },
+    deleteShapeProfile: (_: unknown, args: { name: string }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, ADAPTER);
+      return ctx.services.adapter.deleteProfile(ctx.principal, args.name);
+    },
+    adapterExtract: (_: unknown, args: { input: AdapterExtractInput }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, ADAPTER);
+      return ctx.services.adapter.extract(ctx.principal, args.input);
+    },
+  },
+};
