@@ -52,3 +52,22 @@ export async function findPartnerTenant(
 export async function lockTenant(db: Kysely<DB>, tenantId: string): Promise<TenantRow | undefined> {
   return db.selectFrom('tenants').selectAll().where('id', '=', tenantId).forUpdate().executeTakeFirst();
 }
+
+/** A page of the partner's tenants, newest first, after the tenant `afterId` (compared at full precision). */
+export async function listTenantsPage(db: Kysely<DB>, partnerId: string, afterId: string | null, limit: number): Promise<TenantRow[]> {
+  let q = db.selectFrom('tenants').selectAll().where('partnerId', '=', partnerId);
+  if (afterId) {
+    q = q.where(({ eb, refTuple, selectFrom }) =>
+      eb(refTuple('createdAt', 'id'), '<', selectFrom('tenants as a').select(['a.createdAt', 'a.id']).where('a.id', '=', afterId).$asTuple('createdAt', 'id')),
+    );
+  }
+  return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export async function findTenant(db: Kysely<DB>, id: string): Promise<TenantRow | undefined> {
+  return db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function renameTenant(db: Kysely<DB>, id: string, name: string): Promise<TenantRow | undefined> {
+  return db.updateTable('tenants').set({ name }).where('id', '=', id).returningAll().executeTakeFirst();
+}

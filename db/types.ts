@@ -374,6 +374,43 @@ export interface AdapterRequestsTable {
   updatedAt: Timestamp;
 }
 
+export const USER_ROLES = [
+  'account_owner', 'executive', 'cfo', 'regional_director', 'area_director', 'location_manager', 'store_manager',
+  'accounting', 'supervisor',
+] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export interface UsersTable {
+  id: Generated<string>;
+  tenantId: string;
+  email: string;
+  name: string;
+  role: UserRole;
+  /** The store a store-scoped user sees (embed sign-in names it); null: every store of the tenant. */
+  storeId: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface OneTimeTokensTable {
+  tokenHash: string;
+  kind: 'embed' | 'setup';
+  tenantId: string;
+  userId: string | null;
+  page: string | null;
+  expiresAt: Timestamp;
+  usedAt: Timestamp | null;
+  createdAt: Timestamp;
+}
+
+export interface SessionsTable {
+  tokenHash: string;
+  userId: string;
+  tenantId: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+}
+
 export interface DB {
   partners: PartnersTable;
   apiKeys: ApiKeysTable;
@@ -399,6 +436,9 @@ export interface DB {
   timePunches: TimePunchesTable;
   posDailySales: PosDailySalesTable;
   usageRecords: UsageRecordsTable;
+  users: UsersTable;
+  oneTimeTokens: OneTimeTokensTable;
+  sessions: SessionsTable;
   adapterProfiles: AdapterProfilesTable;
   adapterRequests: AdapterRequestsTable;
 }

@@ -3,7 +3,7 @@ import type { AdapterExtractInput } from '../src/adapter.service.ts';
 import type { RequestContext } from '../src/context.ts';
 
 // The contract gives the adapter scope invoices:read; its profiles are the same feature's configuration.
-const ADAPTER: AccessRule = { scope: 'invoices:read' };
+const ADAPTER: AccessRule = { scope: 'invoices:read', partnerLevel: true };
 
 export const adapterResolvers = {
   Query: {

@@ -7,6 +7,7 @@ import { scalarResolvers } from './scalars.ts';
 import { schedulingResolvers } from './scheduling.resolvers.ts';
 import { searchResolvers } from './search.resolvers.ts';
 import { storeResolvers } from './stores.resolvers.ts';
+import { tenantResolvers } from './tenants.resolvers.ts';
 import { usageResolvers } from './usage.resolvers.ts';
 import { systemResolvers } from './system.resolvers.ts';
 import { vendorResolvers } from './vendors.resolvers.ts';
@@ -14,4 +15,4 @@ import { viewerResolvers } from './viewer.resolvers.ts';
 import { webhookResolvers } from './webhooks.resolvers.ts';
 
 /** All resolver maps; @graphql-tools/schema merges them with the SDL in schema/. */
-export const resolvers = [scalarResolvers, viewerResolvers, vendorResolvers, invoiceResolvers, receiptResolvers, searchResolvers, eventResolvers, webhookResolvers, storeResolvers, inventoryResolvers, schedulingResolvers, usageResolvers, systemResolvers, adapterResolvers];
+export const resolvers = [scalarResolvers, viewerResolvers, vendorResolvers, invoiceResolvers, receiptResolvers, searchResolvers, eventResolvers, webhookResolvers, storeResolvers, tenantResolvers, inventoryResolvers, schedulingResolvers, usageResolvers, systemResolvers, adapterResolvers];

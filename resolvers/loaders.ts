@@ -4,12 +4,14 @@ import type { InventoryItem } from '../src/inventory.service.ts';
 import type { Invoice, LineItem } from '../src/invoices.service.ts';
 import type { Receipt } from '../src/receipts.service.ts';
 import type { Employee, Shift } from '../src/scheduling.service.ts';
-import type { StoreRow } from '../src/tenants.service.ts';
+import type { StoreRow, TenantRow, UserRow } from '../src/tenants.service.ts';
 import type { Vendor } from '../src/vendors.service.ts';
 
 /** Per-request DataLoaders, created on first use and dropped with the request's context. */
 export interface Loaders {
   storesByTenant: DataLoader<string, StoreRow[], string>;
+  tenant: DataLoader<string, TenantRow | null, string>;
+  tenantUsers: DataLoader<string, UserRow[], string>;
   store: DataLoader<string, StoreRow | null, string>;
   inventoryItem: DataLoader<string, InventoryItem | null, string>;
   employee: DataLoader<string, Employee | null, string>;
@@ -35,6 +37,9 @@ export function loaders(ctx: RequestContext): Loaders {
       (tenantIds ??= ctx.services.tenants.listForPartner(ctx.principal).then((ts) => ts.map((t) => t.id)));
     l = {
       storesByTenant: new DataLoader((ids) => ctx.services.tenants.storesOfTenants(ids), { cacheKeyFn: key }),
+      tenant: new DataLoader((ids) => ctx.services.tenants.byIds(ctx.principal, ids), { cacheKeyFn: key }),
+      // Only reached through a tenant the caller was allowed to load.
+      tenantUsers: new DataLoader((ids) => ctx.services.tenants.usersOfTenants(ids), { cacheKeyFn: key }),
       store: new DataLoader(async (ids) => ctx.services.tenants.storesByIds(await ownTenants(), ids), { cacheKeyFn: key }),
       inventoryItem: new DataLoader(async (ids) => ctx.services.inventory.itemsByIds(await ownTenants(), ids), { cacheKeyFn: key }),
       employee: new DataLoader(async (ids) => ctx.services.scheduling.employeesByIds(await ownTenants(), ids), { cacheKeyFn: key }),

@@ -3,7 +3,7 @@ import type { RequestContext } from '../src/context.ts';
 import type { Webhook } from '../src/webhooks.service.ts';
 
 // Webhooks are sold with the Extraction + Storage and Platform Embed tiers (the contract's tier table).
-const WEBHOOKS: AccessRule = { scope: 'webhooks:write', tiers: ['storage', 'embed'] };
+const WEBHOOKS: AccessRule = { scope: 'webhooks:write', tiers: ['storage', 'embed'], partnerLevel: true };
 
 export const webhookResolvers = {
   Query: {

@@ -2,22 +2,12 @@ import { NotFound } from '../src/errors.ts';
 import { jsonFields, optionalBoolean, optionalString } from './input.ts';
 import type { RestRoute } from './route.ts';
 
-// Stores, inventory and scheduling under /api/v1/partner/tenants/{tenantId}: every body is the contract's
+// Inventory and scheduling under /api/v1/partner/tenants/{tenantId}: every body is the contract's
 // envelope {success: true, data: {...}} (DESIGN §9).
 const TENANT = '/api/v1/partner/tenants/{tenantId}';
 const ok = (status: number, data: unknown) => ({ status, body: { success: true, data } });
 
 export const tenantDataRoutes: RestRoute[] = [
-  {
-    method: 'POST',
-    path: `${TENANT}/stores`,
-    family: 'v1',
-    operation: 'CreateStore',
-    variables: ({ params, body }) => ({ tenantId: params.tenantId, ...jsonFields(body, ['externalStoreId'], ['name', 'timezone']) }),
-    // Idempotent on externalStoreId: 201 when created, 200 with the existing store otherwise.
-    respond: (data: { createStore: { created: boolean; store: unknown } }) =>
-      ok(data.createStore.created ? 201 : 200, { store: data.createStore.store }),
-  },
   {
     method: 'GET',
     path: `${TENANT}/inventory/items`,

@@ -20,6 +20,8 @@ import { type BlobStore, createBlobStore } from './storage/index.ts';
 import { mountGraphQL } from './http/graphql.ts';
 import { createHttpServer } from './http/server.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
+import { sessionPrincipal } from './provisioning.service.ts';
+import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { createServices, type Services } from './services.ts';
 import type { WebhookSettings } from './webhooks.service.ts';
 
@@ -111,7 +113,11 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const rateLimiter = createRateLimiter({ store: config.rateLimitStore, pool: database.pool, now: options.now });
     // The adapter fetches partner documents under the same outbound rules as webhooks (SSRF guard, loopback flag).
     const adapterSources = { allowLoopback: webhooks.allowLoopback, ca: webhooks.ca, resolve: webhooks.resolve, ...config.objectSources };
-    const services = createServices(db, { reader, extractor, blobs, embedder, log: app.log, webhooks, rateLimiter, now: options.now, adapterSources });
+    // Links handed out (setup, embed sign-in) use PUBLIC_URL, or the real port once listening when it is the default.
+    let publicUrl = config.publicUrl;
+    const services = createServices(db, {
+      reader, extractor, blobs, embedder, log: app.log, webhooks, rateLimiter, now: options.now, adapterSources, publicUrl: () => publicUrl,
+    });
     const index = await services.search.prepare();
     if (index.dropped || index.stale) {
       app.log.warn(index, 'search index rows from another embedder: run `npm run admin -- reindex`');
@@ -121,8 +127,13 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const createContext = createContextFactory(services);
     app.get('/openapi.json', async () => openapi);
     const rateLimit = services.rateLimits.consume;
-    const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext, rateLimit });
+    const sessionAuth = async (token: string) => {
+      const view = await services.provisioning.session(token);
+      return view ? sessionPrincipal(view) : null;
+    };
+    const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext, rateLimit, sessionAuth });
     mountRestCompat(app, { schema, authenticate: services.authenticate, createContext, rateLimit });
+    mountSignInRoutes(app, { provisioning: services.provisioning });
     let adminToken: string | undefined;
     if (lock) {
       mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search, seed: { services, db } });
@@ -148,6 +159,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     if (lock) adminToken = lock.publishAdmin(port);
     const url = config.publicUrl.startsWith(`http://localhost:${config.port}`) ? `http://localhost:${port}` : config.publicUrl;
+    publicUrl = url;
 
     const demo = options.seedDemo && database.kind === 'pglite' && (await services.partners.countPartners()) === 0
       ? await services.partners.createPartner({ name: 'Demo partner', tier: 'embed' })

@@ -13,6 +13,7 @@ import { createInventoryService } from './inventory.service.ts';
 import { createInvoicesService } from './invoices.service.ts';
 import { createPartnersService } from './partners.service.ts';
 import { EventPubSub } from './events/pubsub.ts';
+import { createProvisioningService } from './provisioning.service.ts';
 import { createReceiptsService } from './receipts.service.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/limiter.ts';
 import { createSchedulingService } from './scheduling.service.ts';
@@ -37,6 +38,8 @@ export interface Infrastructure {
   webhooks?: WebhookSettings;
   /** The clock of date defaults and "not in the future" checks (tests pin it). */
   now?: () => Date;
+  /** Base URL of links the API hands out (setup and embed sign-in); default http://localhost:4000. */
+  publicUrl?: () => string;
   /** Rate limits and monthly allowances (default: counted in this process only). */
   rateLimiter?: RateLimiter;
   /**
@@ -73,6 +76,7 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     search,
     rateLimits,
     usage,
+    provisioning: createProvisioningService(db, { tenants, publicUrl: infra.publicUrl ?? (() => 'http://localhost:4000'), now: infra.now }),
     inventory: createInventoryService(db, { tenants, now: infra.now }),
     scheduling: createSchedulingService(db, { tenants, now: infra.now }),
     /** Live domain events of this process (fed by the dispatcher from the outbox). */

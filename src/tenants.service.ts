@@ -8,13 +8,15 @@ import {
   listStoresOfTenants,
   type StoreRow,
 } from '../db/stores.queries.ts';
-import { findPartnerTenant, listTenants, lockTenant } from '../db/tenants.queries.ts';
+import { findPartnerTenant, listTenants, listTenantsPage, lockTenant } from '../db/tenants.queries.ts';
+import { listUsersOfTenants, type UserRow } from '../db/users.queries.ts';
+import { type Connection, pageRequest, toConnection } from './pagination.ts';
 import type { DB, TenantRow } from '../db/types.ts';
 import type { Principal } from './auth/authenticate.ts';
 import { Conflict, InvalidInput, NotFound } from './errors.ts';
 import { canonicalTimeZone } from './timezone.ts';
 
-export type { StoreRow, TenantRow };
+export type { StoreRow, TenantRow, UserRow };
 
 export interface StoreInput {
   externalStoreId: string;
@@ -26,14 +28,43 @@ const MAX_EXTERNAL_ID = 200;
 const MAX_STORE_NAME = 200;
 
 export function createTenantsService(db: Kysely<DB>) {
+  /** The partner's tenants, or only the signed-in user's. */
+  async function ownTenants(principal: Principal): Promise<TenantRow[]> {
+    const rows = await listTenants(db, principal.partner.id);
+    return principal.session ? rows.filter((t) => t.id === principal.session!.tenantId) : rows;
+  }
+
   return {
-    listForPartner: (principal: Principal): Promise<TenantRow[]> => listTenants(db, principal.partner.id),
+    listForPartner: (principal: Principal): Promise<TenantRow[]> => ownTenants(principal),
+
+    /** The partner's tenants, newest first (first: 1 to 100). */
+    async page(principal: Principal, args: { first?: number | null; after?: string | null }): Promise<Connection<TenantRow>> {
+      const { first, afterId, fetch } = pageRequest(args);
+      const rows = await listTenantsPage(db, principal.partner.id, afterId, fetch);
+      return toConnection(principal.session ? rows.filter((t) => t.id === principal.session!.tenantId) : rows, first);
+    },
+
+    /** The partner's tenants by id, in the order of `ids` (a DataLoader batch function). */
+    async byIds(principal: Principal, ids: readonly string[]): Promise<(TenantRow | null)[]> {
+      const rows = await ownTenants(principal);
+      return ids.map((id) => rows.find((r) => r.id === id) ?? null);
+    },
+
+    /** Users grouped per tenant, in the order of `tenantIds` (a DataLoader batch function). */
+    async usersOfTenants(tenantIds: readonly string[]): Promise<UserRow[][]> {
+      const rows = await listUsersOfTenants(db, tenantIds);
+      return tenantIds.map((id) => rows.filter((r) => r.tenantId === id));
+    },
 
     /**
      * The tenant a request acts on: the given one if it belongs to the caller's partner, else the partner's
      * default tenant. Someone else's tenant id is reported exactly like an unknown one.
      */
     async resolve(principal: Principal, tenantId?: string | null): Promise<string> {
+      if (principal.session) {
+        if (tenantId != null && tenantId !== principal.session.tenantId) throw new NotFound('tenant');
+        return principal.session.tenantId;
+      }
       if (tenantId == null) {
         if (!principal.defaultTenantId) throw new NotFound('default tenant');
         return principal.defaultTenantId;
@@ -45,6 +76,10 @@ export function createTenantsService(db: Kysely<DB>) {
 
     /** The tenants a read may look at: the given one (if the partner's), else all of the partner's tenants. */
     async scope(principal: Principal, tenantId?: string | null): Promise<string[]> {
+      if (principal.session) {
+        if (tenantId != null && tenantId !== principal.session.tenantId) throw new NotFound('tenant');
+        return [principal.session.tenantId];
+      }
       if (tenantId != null) {
         const tenant = await findPartnerTenant(db, principal.partner.id, tenantId);
         if (!tenant) throw new NotFound('tenant');

@@ -7,6 +7,7 @@ import * as createWebhooks from './2026_11_23_140000_create_webhooks.ts';
 import * as createInventoryScheduling from './2026_11_23_150000_create_inventory_scheduling.ts';
 import * as createRateLimitsUsage from './2026_11_23_160000_create_rate_limits_usage.ts';
 import * as createAdapter from './2026_11_23_170000_create_adapter.ts';
+import * as createUsersSessions from './2026_11_23_180000_create_users_sessions.ts';
 
 // Listed explicitly (not read from the folder) so the set is the same under tsx, vitest and a bundle.
 // Names sort in the order they must run; append new migrations at the end.
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_150000_create_inventory_scheduling': createInventoryScheduling,
   '2026_11_23_160000_create_rate_limits_usage': createRateLimitsUsage,
   '2026_11_23_170000_create_adapter': createAdapter,
+  '2026_11_23_180000_create_users_sessions': createUsersSessions,
 };

@@ -7,6 +7,8 @@ export interface AccessRule {
   scope: Scope | readonly Scope[];
   /** Tiers the feature is sold in; omitted means every tier. */
   tiers?: readonly Tier[];
+  /** Partner-level (billing, configuration): API keys only, never a tenant user's browser session. */
+  partnerLevel?: boolean;
 }
 
 /**
@@ -14,6 +16,7 @@ export interface AccessRule {
  * Failures are 403 naming what is missing (DESIGN §9).
  */
 export function requireAccess(principal: Principal, rule: AccessRule): void {
+  if (rule.partnerLevel && principal.session) throw new Forbidden('this operation needs an API key');
   const scopes: readonly Scope[] = typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
   if (!scopes.some((s) => principal.scopes.has(s))) {
     throw new Forbidden(`API key lacks the required scope ${scopes.map((s) => `'${s}'`).join(' or ')}`);
@@ -22,4 +25,9 @@ export function requireAccess(principal: Principal, rule: AccessRule): void {
     const names = rule.tiers.map((t) => TIER_NAMES[t]).join(' or ');
     throw new Forbidden(`this operation requires the ${names} tier (partner is on ${TIER_NAMES[principal.partner.tier]})`);
   }
+}
+
+/** Partner-level reads that need no particular scope (usage, billing): any API key, never a browser session. */
+export function requireApiKey(principal: Principal): void {
+  if (principal.session) throw new Forbidden('this operation needs an API key');
 }

@@ -12,6 +12,11 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   partner: { id: string; name: string; tier: Tier; legacyPlan: LegacyPlan | null };
   defaultTenantId: string | null;
+  /**
+   * A signed-in tenant user (browser session), not an API key: confined to this tenant (and, for store-scoped
+   * roles, `storeId`); partner-level operations are refused.
+   */
+  session?: { userId: string; tenantId: string; storeId: string | null };
 }
 
 /** Where each endpoint family reads the key from. */

@@ -10,6 +10,7 @@ import type { CreateContext, RequestContext } from '../context.ts';
 import { AppError, RateLimited, Unauthenticated } from '../errors.ts';
 import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
 import { formatGraphQLError } from './format-error.ts';
+import { readCookie, SESSION_COOKIE } from './cookies.ts';
 import { operationFromMultipart } from './graphql-multipart.ts';
 import { readMultipart } from './multipart.ts';
 
@@ -48,8 +49,21 @@ export async function mountGraphQL(
     createContext: CreateContext;
     /** Every operation counts as one request against the key's limits. */
     rateLimit: (principal: Principal, channel: 'graphql') => Promise<RateDecision>;
+    /** The principal of a browser session cookie (the tenant pages), or null when it is not live. */
+    sessionAuth: (token: string) => Promise<Principal | null>;
   },
 ): Promise<GraphQLEndpoint> {
+  /** An API key when one is sent; otherwise the session cookie of a signed-in tenant user. */
+  async function principalOf(headers: Record<string, string | string[] | undefined>): Promise<Principal> {
+    const cookie = readCookie(headers.cookie, SESSION_COOKIE);
+    if (cookie && !headers['x-api-key'] && !headers.authorization) {
+      const principal = await deps.sessionAuth(cookie);
+      if (principal) return principal;
+      throw new Unauthenticated('your session has ended: sign in again');
+    }
+    return deps.authenticate(keyFromHeaders(headers, 'either'));
+  }
+
   const formatError = formatGraphQLError(app.log);
   const apollo = new ApolloServer<RequestContext>({
     schema: deps.schema,
@@ -69,7 +83,7 @@ export async function mountGraphQL(
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.method === 'OPTIONS') return;
       try {
-        request.principal = await deps.authenticate(keyFromHeaders(request.headers, 'either'));
+        request.principal = await principalOf(request.headers);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         // Both shapes: `error` like the REST families, `errors` for GraphQL clients.
@@ -109,9 +123,12 @@ export async function mountGraphQL(
       // No key, a bad key or a revoked key: the connection is closed with 4403 Forbidden.
       onConnect: async (ctx) => {
         const key = keyFromConnection(ctx.connectionParams, ctx.extra.request.headers);
-        if (!key) return false;
+        const cookie = readCookie(ctx.extra.request.headers.cookie, SESSION_COOKIE);
+        if (!key && !cookie) return false;
         try {
-          ctx.extra.principal = await deps.authenticate(key);
+          const principal = key ? await deps.authenticate(key) : await deps.sessionAuth(cookie!);
+          if (!principal) return false;
+          ctx.extra.principal = principal;
           return true;
         } catch (err) {
           if (err instanceof Unauthenticated) return false;

@@ -1,0 +1,21 @@
+/** The browser session cookie: set by embed sign-in, sent to /app pages, /graphql and graphql-ws. */
+export const SESSION_COOKIE = 'pa_session';
+
+/** One cookie's value from a Cookie header. */
+export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
+  const raw = Array.isArray(header) ? header.join('; ') : header;
+  if (!raw) return undefined;
+  for (const part of raw.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return undefined;
+}
+
+/**
+ * The session cookie: HttpOnly, Secure, SameSite=None (the pages are embedded in the partner's product, a
+ * cross-site iframe; CSRF is covered by Apollo's preflight rule for GraphQL and by read-only sessions).
+ */
+export function sessionCookie(token: string, maxAgeSeconds: number): string {
+  return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; Secure; SameSite=None; Partitioned`;
+}
