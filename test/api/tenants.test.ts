@@ -83,11 +83,11 @@ describe('embed sign-in', () => {
     // the session reads its own tenant through GraphQL, and nothing of the partner's other tenants
     const session = cookie.split(';')[0]!;
     const viewer = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { tenants { id } } invoices(first: 5) { nodes { id } } }' }) });
-    expect((await viewer.json()).data).toEqual({ viewer: { tenants: [{ id: tenantId }] }, invoices: { nodes: [] } });
+    expect(((await viewer.json()) as { data: unknown }).data).toEqual({ viewer: { tenants: [{ id: tenantId }] }, invoices: { nodes: [] } });
     const foreign = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ vendors(tenantId: "${embed.tenantId}") { id } }` }) });
-    expect((await foreign.json()).errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(((await foreign.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('NOT_FOUND');
     const usage = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ usage { amount } }' }) });
-    expect((await usage.json()).errors[0].message).toBe('this operation needs an API key');
+    expect(((await usage.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toBe('this operation needs an API key');
 
     // the same user again: reused, its role and store updated
     await embedAuth({ email: 'maria@bistro.example', name: 'Maria L.', role: 'executive', externalStoreId: 'uno-1' });
