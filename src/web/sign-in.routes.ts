@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { InvalidInput } from '../errors.ts';
 import { sessionCookie } from '../http/cookies.ts';
 import { LinkRefused, type ProvisioningService } from '../provisioning.service.ts';
+import type { SsoService } from '../sso.service.ts';
 import { esc, simplePage } from './html.ts';
 
 /**
  * People's entry points: `GET /embed/session?token=…` (a one-time embed link: sets the session cookie and
  * redirects to /app/{page}) and the tenant's one-time onboarding link `GET|POST /setup/{token}`.
  */
-export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: ProvisioningService }): void {
+export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: ProvisioningService; sso: SsoService }): void {
   root.register(async (app) => {
     // HTML forms post urlencoded bodies (only these routes accept them).
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
@@ -34,9 +35,7 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8');
       try {
         const { tenant } = await deps.provisioning.setupView(request.params.token);
-        const sso = tenant.ssoProvider
-          ? `<p>Single sign-on: <strong>${esc(tenant.ssoProvider.toUpperCase())}</strong>. Your administrator connects it here after confirming.</p>`
-          : '<p class="note">No single sign-on was requested for this account.</p>';
+        const sso = ssoFields(tenant.ssoProvider, deps.sso.endpoints(tenant.id));
         return reply.send(
           simplePage(
             'Set up your account',
@@ -59,9 +58,18 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
     app.post<{ Params: { token: string }; Body: Record<string, string> | undefined }>('/setup/:token', async (request, reply) => {
       reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
       try {
-        const name = typeof request.body?.name === 'string' ? request.body.name : undefined;
+        const form = request.body ?? {};
+        const name = typeof form.name === 'string' ? form.name : undefined;
+        // Single sign-on is connected (and checked: OIDC discovery, SAML metadata) before the link is used up.
+        const { tenant: pending } = await deps.provisioning.setupView(request.params.token);
+        if (pending.ssoProvider === 'oidc') {
+          await deps.sso.configureOidc(pending.id, { issuer: form.issuer ?? '', clientId: form.clientId ?? '', clientSecret: form.clientSecret ?? '' });
+        } else if (pending.ssoProvider === 'saml') {
+          await deps.sso.configureSaml(pending.id, form.metadata ?? '');
+        }
         const { tenant } = await deps.provisioning.completeSetup(request.params.token, { name });
-        return reply.send(simplePage('Account ready', `<h1>${esc(tenant.name)} is ready</h1><p>You can close this page.</p>`));
+        const signIn = tenant.ssoProvider ? `<p>Your team signs in at <a href="/sso/${esc(tenant.id)}/start">/sso/${esc(tenant.id)}/start</a>.</p>` : '';
+        return reply.send(simplePage('Account ready', `<h1>${esc(tenant.name)} is ready</h1>${signIn}<p>You can close this page.</p>`));
       } catch (err) {
         if (err instanceof InvalidInput) return reply.code(400).send(simplePage('Check the form', `<h1>Check the form</h1><p>${esc(err.message)}</p>`));
         if (!(err instanceof LinkRefused)) throw err;
@@ -69,4 +77,21 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
       }
     });
   });
+}
+
+/** The onboarding form's single sign-on part: what to register at the IdP, and the fields to connect it. */
+function ssoFields(provider: 'oidc' | 'saml' | null, endpoints: ReturnType<SsoService['endpoints']>): string {
+  if (provider === 'oidc') {
+    return `<h2>Single sign-on (OpenID Connect)</h2>
+<p class="note">Register this redirect URI with your identity provider: <code>${esc(endpoints.oidcRedirectUri)}</code></p>
+<label for="issuer">Issuer URL</label><input id="issuer" name="issuer" required>
+<label for="clientId">Client ID</label><input id="clientId" name="clientId" required>
+<label for="clientSecret">Client secret</label><input id="clientSecret" name="clientSecret" type="password" required>`;
+  }
+  if (provider === 'saml') {
+    return `<h2>Single sign-on (SAML)</h2>
+<p class="note">Register us at your identity provider: entity ID <code>${esc(endpoints.samlEntityId)}</code>, ACS URL <code>${esc(endpoints.samlAcsUrl)}</code>.</p>
+<label for="metadata">Your identity provider's metadata (XML)</label><textarea id="metadata" name="metadata" rows="8" style="width:100%" required></textarea>`;
+  }
+  return '<p class="note">No single sign-on was requested for this account.</p>';
 }
