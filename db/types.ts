@@ -16,6 +16,12 @@ export interface PartnersTable {
   legacyPlan: LegacyPlan | null;
   /** A custom price per processed document (Platform Embed); null: the tier's list price. */
   pricePerDocument: Decimal | null;
+  /** White label of the tenant pages; null: the partner's name, no logo, the neutral colour. */
+  brandName: string | null;
+  /** An https: URL or a data:image/…;base64 URL. */
+  brandLogoUrl: string | null;
+  /** #rrggbb, lower case. */
+  brandColor: string | null;
   createdAt: Timestamp;
 }
 
@@ -411,6 +417,23 @@ export interface SessionsTable {
   createdAt: Timestamp;
 }
 
+export interface TenantSsoTable {
+  tenantId: string;
+  provider: 'oidc' | 'saml';
+  /** OIDC: the validated config (with the client secret); SAML: the parsed IdP metadata. */
+  config: ColumnType<unknown, string, string>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SsoLoginsTable {
+  state: string;
+  tenantId: string;
+  nonce: string | null;
+  codeVerifier: string | null;
+  expiresAt: Timestamp;
+}
+
 export interface DB {
   partners: PartnersTable;
   apiKeys: ApiKeysTable;
@@ -439,6 +462,8 @@ export interface DB {
   users: UsersTable;
   oneTimeTokens: OneTimeTokensTable;
   sessions: SessionsTable;
+  tenantSso: TenantSsoTable;
+  ssoLogins: SsoLoginsTable;
   adapterProfiles: AdapterProfilesTable;
   adapterRequests: AdapterRequestsTable;
 }

@@ -22,6 +22,8 @@ import { createHttpServer } from './http/server.ts';
 import { createRateLimiter } from './rate-limit/limiter.ts';
 import { sessionPrincipal } from './provisioning.service.ts';
 import { mountSignInRoutes } from './web/sign-in.routes.ts';
+import { mountSsoRoutes } from './web/sso.routes.ts';
+import { mountAppPages } from './web/pages/app-pages.routes.ts';
 import { createServices, type Services } from './services.ts';
 import type { WebhookSettings } from './webhooks.service.ts';
 
@@ -133,7 +135,9 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     };
     const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext, rateLimit, sessionAuth });
     mountRestCompat(app, { schema, authenticate: services.authenticate, createContext, rateLimit });
-    mountSignInRoutes(app, { provisioning: services.provisioning });
+    mountSignInRoutes(app, { provisioning: services.provisioning, sso: services.sso });
+    mountSsoRoutes(app, { sso: services.sso, publicUrl: () => publicUrl, log: app.log });
+    mountAppPages(app, { schema, createContext, services, now: options.now });
     let adminToken: string | undefined;
     if (lock) {
       mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search, seed: { services, db } });

@@ -9,12 +9,14 @@ import {
   findSession,
   insertOneTimeToken,
   insertSession,
+  listUsersOfTenants,
   redeemOneTimeToken,
   upsertUser,
 } from '../db/users.queries.ts';
 import type { Principal } from './auth/authenticate.ts';
 import { InvalidInput, NotFound } from './errors.ts';
 import { optionalText } from './inventory.service.ts';
+import { SsoSignInError } from './sso/errors.ts';
 import type { TenantsService } from './tenants.service.ts';
 
 /** Contract: the embed token lives 5 minutes. */
@@ -43,6 +45,9 @@ export class LinkRefused extends Error {
   }
 }
 
+/** Roles that see one store (the one their sign-in named); the others see the whole tenant. */
+export const STORE_SCOPED_ROLES: readonly UserRole[] = ['store_manager', 'supervisor', 'location_manager'];
+
 /** Scopes of a signed-in tenant user: reading their tenant's data. */
 const SESSION_SCOPES = ['read', 'invoices:read', 'search:read', 'inventory:read', 'scheduling:read'] as const;
 
@@ -54,7 +59,7 @@ export function sessionPrincipal(view: SessionView): Principal {
     scopes: new Set(SESSION_SCOPES),
     partner: { id: view.partnerId, name: view.partnerName, tier: view.tier, legacyPlan: view.legacyPlan },
     defaultTenantId: view.tenantId,
-    session: { userId: view.userId, tenantId: view.tenantId, storeId: view.storeId },
+    session: { userId: view.userId, tenantId: view.tenantId, storeId: STORE_SCOPED_ROLES.includes(view.role) ? view.storeId : null },
   };
 }
 
@@ -91,6 +96,12 @@ export function createProvisioningService(db: Kysely<DB>, deps: { tenants: Tenan
       expiresAt: new Date(now().getTime() + ttlMs),
     });
     return token;
+  }
+
+  async function openSession(userId: string, tenantId: string): Promise<{ sessionToken: string; maxAgeSeconds: number }> {
+    const sessionToken = newToken();
+    await insertSession(db, { tokenHash: hash(sessionToken), userId, tenantId, expiresAt: new Date(now().getTime() + SESSION_TTL_MS) });
+    return { sessionToken, maxAgeSeconds: SESSION_TTL_MS / 1000 };
   }
 
   /** Why a token that did not redeem was refused. */
@@ -151,9 +162,19 @@ export function createProvisioningService(db: Kysely<DB>, deps: { tenants: Tenan
       const at = now();
       const row = await redeemOneTimeToken(db, 'embed', hash(token), at);
       if (!row?.userId) throw await refusal(token);
-      const sessionToken = newToken();
-      await insertSession(db, { tokenHash: hash(sessionToken), userId: row.userId, tenantId: row.tenantId, expiresAt: new Date(at.getTime() + SESSION_TTL_MS) });
-      return { sessionToken, page: (row.page ?? 'dashboard') as EmbedPage, maxAgeSeconds: SESSION_TTL_MS / 1000 };
+      return { ...(await openSession(row.userId, row.tenantId)), page: (row.page ?? 'dashboard') as EmbedPage };
+    },
+
+    /**
+     * A person who signed in through the tenant's own identity provider: the user with that email (created as
+     * a tenant-wide `executive` the first time) and a new session.
+     */
+    async signInFederated(tenantId: string, identity: { email: string | null; name: string | null }) {
+      const email = identity.email?.trim().toLowerCase();
+      if (!email || !EMAIL.test(email)) throw new SsoSignInError('missing_email', 'the identity provider did not send an email address for this person');
+      const existing = (await listUsersOfTenants(db, [tenantId])).find((u) => u.email.toLowerCase() === email);
+      const user = existing ?? (await upsertUser(db, { tenantId, email, name: identity.name?.trim() || email, role: 'executive', storeId: null }));
+      return openSession(user.id, tenantId);
     },
 
     /** The session of a cookie token, if it is live. */

@@ -3,6 +3,7 @@ import type { DB } from '../db/types.ts';
 import { createAdapterService } from './adapter.service.ts';
 import type { SourceSettings } from './adapter/sources.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
+import { createBrandingService } from './branding.service.ts';
 import { createCategorizer } from './extraction/categorizer.ts';
 import type { Embedder } from './embeddings/embedder.ts';
 import type { DocumentExtractor } from './extraction/extractor.ts';
@@ -18,6 +19,8 @@ import { createReceiptsService } from './receipts.service.ts';
 import { createRateLimiter, type RateLimiter } from './rate-limit/limiter.ts';
 import { createSchedulingService } from './scheduling.service.ts';
 import { createSearchService } from './search.service.ts';
+import { createSsoService } from './sso.service.ts';
+import { createSpendService } from './spend.service.ts';
 import type { BlobStore } from './storage/index.ts';
 import { createTenantsService } from './tenants.service.ts';
 import { createUploadsService } from './uploads.service.ts';
@@ -65,6 +68,8 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
   const vendors = createVendorsService(db, tenants);
   const rateLimits = infra.rateLimiter ?? createRateLimiter({ store: 'memory', now: infra.now });
   const usage = createUsageService(db, { rateLimits, now: infra.now });
+  const publicUrl = infra.publicUrl ?? (() => 'http://localhost:4000');
+  const provisioning = createProvisioningService(db, { tenants, publicUrl, now: infra.now });
   const search = createSearchService(db, { embedder: infra.embedder, tenants, vendors, invoices, receipts });
   return {
     authenticate: createAuthenticator(db),
@@ -76,9 +81,14 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     search,
     rateLimits,
     usage,
-    provisioning: createProvisioningService(db, { tenants, publicUrl: infra.publicUrl ?? (() => 'http://localhost:4000'), now: infra.now }),
+    provisioning,
+    sso: createSsoService(db, { provisioning, publicUrl, allowLoopback: infra.webhooks?.allowLoopback ?? false, now: infra.now }),
     inventory: createInventoryService(db, { tenants, now: infra.now }),
     scheduling: createSchedulingService(db, { tenants, now: infra.now }),
+    /** Spend per cost category and vendor over a period (the P&L page, GraphQL spendReport). */
+    spend: createSpendService(db, { tenants, now: infra.now }),
+    /** The partner's white label of the tenant pages. */
+    branding: createBrandingService(db),
     /** Live domain events of this process (fed by the dispatcher from the outbox). */
     events,
     uploads: createUploadsService({ ...infra, extractor: infra.extractor ?? createLocalExtractor(infra.reader), tenants, invoices, receipts, search, usage }),

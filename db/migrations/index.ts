@@ -8,6 +8,8 @@ import * as createInventoryScheduling from './2026_11_23_150000_create_inventory
 import * as createRateLimitsUsage from './2026_11_23_160000_create_rate_limits_usage.ts';
 import * as createAdapter from './2026_11_23_170000_create_adapter.ts';
 import * as createUsersSessions from './2026_11_23_180000_create_users_sessions.ts';
+import * as createPartnerBranding from './2026_11_23_190000_create_partner_branding.ts';
+import * as createTenantSso from './2026_11_23_200000_create_tenant_sso.ts';
 
 // Listed explicitly (not read from the folder) so the set is the same under tsx, vitest and a bundle.
 // Names sort in the order they must run; append new migrations at the end.
@@ -21,4 +23,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_160000_create_rate_limits_usage': createRateLimitsUsage,
   '2026_11_23_170000_create_adapter': createAdapter,
   '2026_11_23_180000_create_users_sessions': createUsersSessions,
+  '2026_11_23_190000_create_partner_branding': createPartnerBranding,
+  '2026_11_23_200000_create_tenant_sso': createTenantSso,
 };

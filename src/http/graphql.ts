@@ -125,6 +125,8 @@ export async function mountGraphQL(
         const key = keyFromConnection(ctx.connectionParams, ctx.extra.request.headers);
         const cookie = readCookie(ctx.extra.request.headers.cookie, SESSION_COOKIE);
         if (!key && !cookie) return false;
+        // A cookie rides along with any site's WebSocket: only a page of this origin may use it.
+        if (!key && !sameOrigin(ctx.extra.request.headers)) return false;
         try {
           const principal = key ? await deps.authenticate(key) : await deps.sessionAuth(cookie!);
           if (!principal) return false;
@@ -171,5 +173,16 @@ function keyFromConnection(
     return keyFromHeaders(headers, 'either');
   } catch {
     return undefined;
+  }
+}
+
+/** The WebSocket was opened by a page of this server's own origin (Origin's host equals Host). */
+function sameOrigin(headers: Record<string, string | string[] | undefined>): boolean {
+  const origin = typeof headers.origin === 'string' ? headers.origin : undefined;
+  if (!origin) return false;
+  try {
+    return new URL(origin).host === headers.host;
+  } catch {
+    return false;
   }
 }

@@ -136,3 +136,8 @@ export async function gqlUpload<T = any>(
   const res = await fetch(`${base}/graphql`, { method: 'POST', headers, body: fd });
   return { status: res.status, body: (await res.json()) as any };
 }
+
+/** The statements of a request, without the background loops' polls (outbox dispatcher, webhook deliveries). */
+export function requestStatements(queries: readonly string[]): string[] {
+  return queries.filter((q) => !/"?(outbox_events|webhook_deliveries)"?/.test(q));
+}

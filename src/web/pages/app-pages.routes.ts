@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { CreateContext } from '../../context.ts';
+import { readCookie, SESSION_COOKIE } from '../../http/cookies.ts';
+import { sessionPrincipal, STORE_SCOPED_ROLES } from '../../provisioning.service.ts';
+import type { Services } from '../../services.ts';
+import { esc } from '../html.ts';
+import { dashboardPage, dashboardSpendFragment } from './dashboard.page.ts';
+import { inventoryPage } from './inventory.page.ts';
+import { invoicePage, invoicesPage } from './invoices.page.ts';
+import { appPage, barePage, type Chrome } from './layout.ts';
+import { createPageGraphQL, PageError } from './page-graphql.ts';
+import type { PageHandler } from './page.ts';
+import { plPage } from './pl.page.ts';
+import { schedulingPage } from './scheduling.page.ts';
+import { searchPage } from './search.page.ts';
+
+/** Roles that see one store's invoices, inventory and schedules (the contract's store-level roles). */
+const STORE_ROLES = new Set(STORE_SCOPED_ROLES);
+
+const PAGES: ReadonlyArray<readonly [string, PageHandler, string]> = [
+  ['/app/dashboard', dashboardPage, 'dashboard'],
+  ['/app/dashboard/spend', dashboardSpendFragment, 'dashboard'],
+  ['/app/invoices', invoicesPage, 'invoices'],
+  ['/app/invoices/:id', invoicePage, 'invoices'],
+  ['/app/inventory', inventoryPage, 'inventory'],
+  ['/app/scheduling', schedulingPage, 'scheduling'],
+  ['/app/search', searchPage, 'search'],
+  ['/app/pl', plPage, 'pl'],
+  ['/app/reports', plPage, 'pl'],
+];
+
+const ERROR_TITLES = { 400: 'Check the address', 403: 'Not available', 404: 'Not found' } as const;
+
+type PageRequest = FastifyRequest<{ Params: Record<string, string>; Querystring: Record<string, string> }>;
+type StoreName = { name: string | null; externalStoreId: string };
+
+const STORE = `query PageStore($id: UUID!) { store(id: $id) { name externalStoreId } }`;
+
+/** The browser assets, read once: our stylesheet and script, and graphql-ws's browser build (no CDN). */
+function loadAssets(): Map<string, { type: string; body: string }> {
+  const own = (file: string) => readFileSync(new URL(`assets/${file}`, import.meta.url), 'utf8');
+  const graphqlWs = path.join(path.dirname(createRequire(import.meta.url).resolve('graphql-ws')), '..', 'umd', 'graphql-ws.min.js');
+  return new Map([
+    ['app.css', { type: 'text/css; charset=utf-8', body: own('app.css') }],
+    ['dashboard.js', { type: 'text/javascript; charset=utf-8', body: own('dashboard.js') }],
+    ['graphql-ws.min.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(graphqlWs, 'utf8') }],
+  ]);
+}
+
+/**
+ * Only this origin: scripts and stylesheets from /app/assets, the one inline style carrying the brand colour by
+ * nonce, images from here or data: (plus the origin of an https logo), and fetch/WebSocket back to this host.
+ * No frame-ancestors: the pages are made to be embedded in the partner's product.
+ */
+function contentSecurityPolicy(nonce: string, host: string | undefined, logoUrl: string | null): string {
+  const img = ["'self'", 'data:'];
+  if (logoUrl?.startsWith('https://')) img.push(new URL(logoUrl).origin);
+  const connect = ["'self'"];
+  if (host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9a-fA-F:.]+\](:\d+)?$/.test(host)) connect.push(`ws://${host}`, `wss://${host}`);
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${nonce}'`,
+    `img-src ${img.join(' ')}`,
+    `connect-src ${connect.join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+/**
+ * The tenant pages behind embed sign-in: `/app/{dashboard,invoices,inventory,scheduling,search,pl,reports}` and
+ * `/app/invoices/{id}`. Each renders on the server through GraphQL as the session's principal (the user's tenant
+ * only, read-only scopes); store-scoped roles pass their store as the operations' storeId.
+ */
+export function mountAppPages(
+  root: FastifyInstance,
+  deps: { schema: GraphQLSchema; createContext: CreateContext; services: Pick<Services, 'provisioning' | 'branding' | 'invoices'>; now?: () => Date },
+): void {
+  const gql = createPageGraphQL(deps.schema, deps.createContext);
+  const assets = loadAssets();
+  const now = deps.now ?? (() => new Date());
+
+  /** The page for a live session, else 401; PageErrors as pages in the frame; anything else a plain 500. */
+  async function respond(request: PageRequest, reply: FastifyReply, handler: PageHandler, active: string, nonce: string) {
+    const view = await deps.services.provisioning.session(readCookie(request.headers.cookie, SESSION_COOKIE));
+    if (!view) {
+      reply.header('content-security-policy', contentSecurityPolicy(nonce, undefined, null));
+      return reply.code(401).send(barePage('Your session has ended', '<p>Your session has ended — open the application you came from again.</p>', nonce));
+    }
+    const brand = await deps.services.branding.get(view.partnerId);
+    reply.header('content-security-policy', contentSecurityPolicy(nonce, request.headers.host, brand.logoUrl));
+    const principal = sessionPrincipal(view);
+    const run = <T>(query: string, variables?: Record<string, unknown>) => gql<T>(principal, request.log, query, variables);
+    const storeScoped = STORE_ROLES.has(view.role);
+    const store = storeScoped && view.storeId ? (await run<{ store: StoreName | null }>(STORE, { id: view.storeId })).store : null;
+    const chrome: Chrome = { view, brand, storeName: store ? (store.name ?? store.externalStoreId) : null, nonce };
+    try {
+      // A store-level role whose store is gone sees nothing rather than every store.
+      if (storeScoped && !store) throw new PageError(403, 'Your account is not linked to a store. Ask your administrator.');
+      const content = await handler({
+        view,
+        principal,
+        storeId: storeScoped ? view.storeId : null,
+        query: request.query ?? {},
+        params: request.params ?? {},
+        gql: run,
+        invoiceStores: async (ids) => new Map((await deps.services.invoices.byIds([view.tenantId], ids)).flatMap((i) => (i ? [[i.id, i.storeId] as const] : []))),
+        now: now(),
+      });
+      return reply.send(content.fragment ? content.body : appPage(chrome, { ...content, active }));
+    } catch (err) {
+      if (!(err instanceof PageError)) throw err;
+      return reply.code(err.status).send(appPage(chrome, { title: ERROR_TITLES[err.status], active, body: `<p>${esc(err.message)}</p>` }));
+    }
+  }
+
+  function render(handler: PageHandler, active: string) {
+    return async (request: PageRequest, reply: FastifyReply) => {
+      const nonce = randomBytes(16).toString('base64');
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'same-origin').header('x-content-type-options', 'nosniff');
+      try {
+        return await respond(request, reply, handler, active, nonce);
+      } catch (err) {
+        request.log.error({ err }, 'tenant page failed');
+        reply.header('content-security-policy', contentSecurityPolicy(nonce, undefined, null));
+        return reply.code(500).send(barePage('Something went wrong', '<p>This page could not be shown. Try again in a moment.</p>', nonce));
+      }
+    };
+  }
+
+  root.register(async (app) => {
+    app.get<{ Params: { name: string } }>('/app/assets/:name', async (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
+      return reply.type(asset.type).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(asset.body);
+    });
+    app.get('/app', async (_request, reply) => reply.redirect('/app/dashboard', 303));
+    for (const [url, handler, active] of PAGES) app.get(url, render(handler, active));
+    app.get('/app/*', render(async () => { throw new PageError(404, 'There is no such page.'); }, ''));
+  });
+}
