@@ -1,4 +1,4 @@
-import { requireAccess } from '../src/auth/access.ts';
+import { requireAccess, visibleStore } from '../src/auth/access.ts';
 import type { Scope } from '../src/auth/scopes.ts';
 import type { RequestContext } from '../src/context.ts';
 import { type DomainEvent, EVENT_TYPES, isEventType } from '../src/events/domain-event.ts';
@@ -15,7 +15,9 @@ function eventStream(kinds: readonly string[], scope: Scope | readonly Scope[]) 
       if (unknown.length) throw InvalidInput.field('types', `has unknown event kind(s) ${unknown.join(', ')}; known here: ${kinds.join(', ')}`);
       const wanted = new Set(args.types?.length ? args.types : kinds);
       const tenants = new Set(await ctx.services.tenants.scope(ctx.principal, args.tenantId));
-      return ctx.services.events.subscribe((e) => wanted.has(e.type) && tenants.has(e.tenantId));
+      // A store-scoped user hears only their store's invoices.
+      const ownStore = (e: DomainEvent) => !e.type.startsWith('invoice.') || visibleStore(ctx.principal, (e.data as { storeId?: string | null }).storeId);
+      return ctx.services.events.subscribe((e) => wanted.has(e.type) && tenants.has(e.tenantId) && ownStore(e));
     },
     resolve: (event: DomainEvent) => event,
   };

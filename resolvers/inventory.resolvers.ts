@@ -1,4 +1,4 @@
-import { type AccessRule, requireAccess } from '../src/auth/access.ts';
+import { type AccessRule, requireAccess, scopedStore } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import { NotFound } from '../src/errors.ts';
 import type { CountInput, InventoryCount, ItemInput } from '../src/inventory.service.ts';
@@ -23,11 +23,11 @@ async function countItem(count: InventoryCount, ctx: RequestContext) {
 export const inventoryResolvers = {
   Query: {
     inventoryItems: async (_: unknown, args: TenantArgs & { storeId?: string | null; includeInactive?: boolean | null }, ctx: RequestContext) =>
-      ctx.services.inventory.items(await tenant(ctx, args, READ), args),
+      ctx.services.inventory.items(await tenant(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
     inventoryCounts: async (_: unknown, args: TenantArgs & { storeId: string }, ctx: RequestContext) =>
-      ctx.services.inventory.latestCounts(await tenant(ctx, args, READ), args.storeId),
+      ctx.services.inventory.latestCounts(await tenant(ctx, args, READ), scopedStore(ctx.principal, args.storeId)!),
     inventorySummary: async (_: unknown, args: TenantArgs & { storeId?: string | null }, ctx: RequestContext) =>
-      ctx.services.inventory.summary(await tenant(ctx, args, READ), args.storeId),
+      ctx.services.inventory.summary(await tenant(ctx, args, READ), scopedStore(ctx.principal, args.storeId)),
   },
   Mutation: {
     createInventoryItem: async (_: unknown, args: TenantArgs & { input: ItemInput }, ctx: RequestContext) =>

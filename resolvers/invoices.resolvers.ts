@@ -1,4 +1,4 @@
-import { requireAccess } from '../src/auth/access.ts';
+import { requireAccess, scopedStore, visibleStore } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import { NotFound } from '../src/errors.ts';
 import type { UploadedFile } from '../src/http/multipart.ts';
@@ -14,12 +14,13 @@ export const invoiceResolvers = {
     invoice: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
       requireAccess(ctx.principal, { scope: 'invoices:read' });
       const invoice = await loaders(ctx).invoice.load(args.id);
-      if (!invoice) throw new NotFound('invoice');
+      if (!invoice || !visibleStore(ctx.principal, invoice.storeId)) throw new NotFound('invoice');
       return invoice;
     },
     invoices: (_: unknown, args: InvoiceListArgs, ctx: RequestContext) => {
       requireAccess(ctx.principal, { scope: 'invoices:read' });
-      return ctx.services.invoices.list(ctx.principal, args);
+      const storeId = scopedStore(ctx.principal, args.filter?.storeId);
+      return ctx.services.invoices.list(ctx.principal, storeId ? { ...args, filter: { ...args.filter, storeId } } : args);
     },
   },
   Mutation: {

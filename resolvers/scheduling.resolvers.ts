@@ -1,4 +1,4 @@
-import { type AccessRule, requireAccess } from '../src/auth/access.ts';
+import { type AccessRule, requireAccess, scopedStore, visibleStore } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import type { ScheduleStatus, TimeOffStatus } from '../db/types.ts';
 import { InvalidInput, NotFound } from '../src/errors.ts';
@@ -42,15 +42,18 @@ function csvText(file: UploadedFile): string {
 export const schedulingResolvers = {
   Query: {
     employees: async (_: unknown, args: TenantArgs & { storeId?: string | null; includeInactive?: boolean | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.employees(await tenant(ctx, args, READ), args),
+      ctx.services.scheduling.employees(await tenant(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
     schedules: async (_: unknown, args: TenantArgs & { storeId?: string | null; status?: ScheduleStatus | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.schedules(await tenant(ctx, args, READ), args),
-    schedule: async (_: unknown, args: TenantArgs & { id: string }, ctx: RequestContext) =>
-      ctx.services.scheduling.schedule(await tenants(ctx, READ, args.tenantId), args.id),
+      ctx.services.scheduling.schedules(await tenant(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
+    schedule: async (_: unknown, args: TenantArgs & { id: string }, ctx: RequestContext) => {
+      const schedule = await ctx.services.scheduling.schedule(await tenants(ctx, READ, args.tenantId), args.id);
+      if (!visibleStore(ctx.principal, schedule.storeId)) throw new NotFound('schedule');
+      return schedule;
+    },
     timeOffRequests: async (_: unknown, args: TenantArgs & { status?: TimeOffStatus | null; employeeId?: string | null }, ctx: RequestContext) =>
       ctx.services.scheduling.timeOffRequests(await tenant(ctx, args, READ), args),
     laborReport: async (_: unknown, args: TenantArgs & { storeId?: string | null; startDate?: string | null; endDate?: string | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.laborReport(await tenant(ctx, args, READ), args),
+      ctx.services.scheduling.laborReport(await tenant(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
   },
   Mutation: {
     createEmployee: async (_: unknown, args: TenantArgs & { input: EmployeeInput & { storeId: string; name: string; hourlyRate: number } }, ctx: RequestContext) =>

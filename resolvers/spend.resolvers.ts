@@ -1,4 +1,4 @@
-import { requireAccess } from '../src/auth/access.ts';
+import { requireAccess, scopedStore } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 
 type Args = { tenantId?: string | null; storeId?: string | null; startDate?: string | null; endDate?: string | null };
@@ -7,7 +7,7 @@ export const spendResolvers = {
   Query: {
     spendReport: async (_: unknown, args: Args, ctx: RequestContext) => {
       requireAccess(ctx.principal, { scope: 'invoices:read' });
-      return ctx.services.spend.report(await ctx.services.tenants.resolve(ctx.principal, args.tenantId), args);
+      return ctx.services.spend.report(await ctx.services.tenants.resolve(ctx.principal, args.tenantId), { ...args, storeId: scopedStore(ctx.principal, args.storeId) });
     },
   },
 };

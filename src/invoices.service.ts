@@ -220,6 +220,7 @@ export type InvoicesService = ReturnType<typeof createInvoicesService>;
 export function resource(invoice: Invoice, lineItems: readonly LineItem[]) {
   return {
     id: invoice.id,
+    storeId: invoice.storeId ?? null,
     vendorName: invoice.vendorName,
     invoiceNumber: invoice.invoiceNumber,
     invoiceDate: invoice.invoiceDate,

@@ -1,4 +1,4 @@
-import { Forbidden } from '../errors.ts';
+import { Forbidden, NotFound } from '../errors.ts';
 import type { Principal } from './authenticate.ts';
 import { type Scope, type Tier, TIER_NAMES } from './scopes.ts';
 
@@ -30,4 +30,21 @@ export function requireAccess(principal: Principal, rule: AccessRule): void {
 /** Partner-level reads that need no particular scope (usage, billing): any API key, never a browser session. */
 export function requireApiKey(principal: Principal): void {
   if (principal.session) throw new Forbidden('this operation needs an API key');
+}
+
+/**
+ * The store a request may look at: a store-scoped signed-in user is held to their store (another one is
+ * NOT_FOUND, omitted means theirs); anyone else gets what they asked for.
+ */
+export function scopedStore(principal: Principal, requested: string | null | undefined): string | null {
+  const own = principal.session?.storeId;
+  if (!own) return requested ?? null;
+  if (requested != null && requested !== own) throw new NotFound('store');
+  return own;
+}
+
+/** A record with a store is visible to a store-scoped user only when it is their store's. */
+export function visibleStore(principal: Principal, storeId: string | null | undefined): boolean {
+  const own = principal.session?.storeId;
+  return !own || storeId === own;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { equipmentInvoice, makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let clock = new Date('2026-11-20T10:00:00Z');
@@ -143,5 +144,37 @@ describe('embed sign-in', () => {
     expect((await embedAuth({ email: 'd@bistro.example', name: 'D', externalStoreId: 'uno-1' }, storage.tenantId, storage.apiKey)).status).toBe(403);
     const otherEmbed = await t.createPartner({ tier: 'embed' });
     expect((await embedAuth({ email: 'd@bistro.example', name: 'D', externalStoreId: 'uno-1' }, tenantId, otherEmbed.apiKey)).status).toBe(404);
+  });
+
+  test('a store-scoped user sees only their store through the API too; an executive sees every store', async () => {
+    const second = await http(t.base, 'POST', `/api/v1/partner/tenants/${tenantId}/stores`, { headers: key(), json: { externalStoreId: 'uno-2' } });
+    const stores = { one: (await gql(t.base, embed.apiKey, `{ stores(tenantId: "${tenantId}") { id externalStoreId } }`)).body.data.stores.find((s: { externalStoreId: string }) => s.externalStoreId === 'uno-1').id, two: second.body.data.store.id };
+    const upload = async (pdf: Buffer, storeId: string) => {
+      const fd = new FormData();
+      fd.append('tenantId', tenantId);
+      fd.append('storeId', storeId);
+      fd.append('file', new Blob([pdf]), 'invoice.pdf');
+      return (await http(t.base, 'POST', '/api/v1/partner/invoices/upload', { headers: key(), body: fd })).body.id as string;
+    };
+    const mine = await upload(await makeInvoicePdf(produceInvoice), stores.one);
+    const theirs = await upload(await makeInvoicePdf(equipmentInvoice), stores.two);
+
+    const signIn = async (role: string) => {
+      const { embedUrl } = (await embedAuth({ email: `${role}@bistro.example`, name: role, role, externalStoreId: 'uno-1' })).body.data;
+      return (await fetch(local(embedUrl), { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
+    };
+    const asSession = async (cookie: string, query: string) => {
+      const res = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      return (await res.json()) as { data?: any; errors?: Array<{ extensions: { code: string } }> };
+    };
+    const manager = await signIn('store_manager');
+    expect((await asSession(manager, '{ invoices(first: 10) { nodes { id } } }')).data.invoices.nodes).toEqual([{ id: mine }]);
+    expect((await asSession(manager, `{ invoice(id: "${theirs}") { id } }`)).errors?.[0]?.extensions.code).toBe('NOT_FOUND');
+    expect((await asSession(manager, `{ inventoryCounts(storeId: "${stores.two}") { id } }`)).errors?.[0]?.extensions.code).toBe('NOT_FOUND');
+    expect((await asSession(manager, `{ laborReport { summary { storeId } } }`)).data.laborReport.summary.storeId).toBe(stores.one);
+
+    const executive = await signIn('executive');
+    const all = (await asSession(executive, '{ invoices(first: 10) { nodes { id } } }')).data.invoices.nodes.map((n: { id: string }) => n.id);
+    expect(all.sort()).toEqual([mine, theirs].sort());
   });
 });
