@@ -1,18 +1,14 @@
-import { type AccessRule, requireAccess, scopedStore } from '../src/auth/access.ts';
+import { type AccessRule, scopedStore } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import { NotFound } from '../src/errors.ts';
 import type { CountInput, InventoryCount, ItemInput } from '../src/inventory.service.ts';
 import { loaders } from './loaders.ts';
+import { tenantFor, tenantsFor } from './tenant-access.ts';
 
 const READ: AccessRule = { scope: 'inventory:read' };
 const WRITE: AccessRule = { scope: 'inventory:write' };
 
 type TenantArgs = { tenantId?: string | null };
-
-async function tenant(ctx: RequestContext, args: TenantArgs, rule: AccessRule): Promise<string> {
-  requireAccess(ctx.principal, rule);
-  return ctx.services.tenants.resolve(ctx.principal, args.tenantId);
-}
 
 async function countItem(count: InventoryCount, ctx: RequestContext) {
   const item = await loaders(ctx).inventoryItem.load(count.itemId);
@@ -23,21 +19,20 @@ async function countItem(count: InventoryCount, ctx: RequestContext) {
 export const inventoryResolvers = {
   Query: {
     inventoryItems: async (_: unknown, args: TenantArgs & { storeId?: string | null; includeInactive?: boolean | null }, ctx: RequestContext) =>
-      ctx.services.inventory.items(await tenant(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
+      ctx.services.inventory.items(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
     inventoryCounts: async (_: unknown, args: TenantArgs & { storeId: string }, ctx: RequestContext) =>
-      ctx.services.inventory.latestCounts(await tenant(ctx, args, READ), scopedStore(ctx.principal, args.storeId)!),
+      ctx.services.inventory.latestCounts(await tenantFor(ctx, args, READ), scopedStore(ctx.principal, args.storeId)!),
     inventorySummary: async (_: unknown, args: TenantArgs & { storeId?: string | null }, ctx: RequestContext) =>
-      ctx.services.inventory.summary(await tenant(ctx, args, READ), scopedStore(ctx.principal, args.storeId)),
+      ctx.services.inventory.summary(await tenantFor(ctx, args, READ), scopedStore(ctx.principal, args.storeId)),
   },
   Mutation: {
     createInventoryItem: async (_: unknown, args: TenantArgs & { input: ItemInput }, ctx: RequestContext) =>
-      ctx.services.inventory.createItem(await tenant(ctx, args, WRITE), args.input),
+      ctx.services.inventory.createItem(await tenantFor(ctx, args, WRITE), args.input),
     updateInventoryItem: async (_: unknown, args: { id: string; input: ItemInput }, ctx: RequestContext) => {
-      requireAccess(ctx.principal, WRITE);
-      return ctx.services.inventory.updateItem(await ctx.services.tenants.scope(ctx.principal), args.id, args.input);
+      return ctx.services.inventory.updateItem(await tenantsFor(ctx, WRITE), args.id, args.input);
     },
     recordInventoryCount: async (_: unknown, args: TenantArgs & { input: CountInput }, ctx: RequestContext) =>
-      ctx.services.inventory.recordCount(await tenant(ctx, args, WRITE), args.input),
+      ctx.services.inventory.recordCount(await tenantFor(ctx, args, WRITE), args.input),
   },
   InventoryCount: {
     item: (count: InventoryCount, _: unknown, ctx: RequestContext) => countItem(count, ctx),

@@ -1,27 +1,16 @@
-import { type AccessRule, requireAccess, scopedStore, visibleStore } from '../src/auth/access.ts';
+import { type AccessRule, scopedStore, visibleStore } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import type { ScheduleStatus, TimeOffStatus } from '../db/types.ts';
 import { InvalidInput, NotFound } from '../src/errors.ts';
 import type { UploadedFile } from '../src/http/multipart.ts';
 import type { EmployeeInput, Schedule, Shift, ShiftInput, TimePunch } from '../src/scheduling.service.ts';
 import { loaders } from './loaders.ts';
+import { tenantFor, tenantsFor } from './tenant-access.ts';
 
 const READ: AccessRule = { scope: 'scheduling:read' };
 const WRITE: AccessRule = { scope: 'scheduling:write' };
 
 type TenantArgs = { tenantId?: string | null };
-
-/** The tenant acted on (given, or the partner's default). */
-async function tenant(ctx: RequestContext, args: TenantArgs, rule: AccessRule): Promise<string> {
-  requireAccess(ctx.principal, rule);
-  return ctx.services.tenants.resolve(ctx.principal, args.tenantId);
-}
-
-/** The tenants a record looked up by id may belong to (given: only that one). */
-async function tenants(ctx: RequestContext, rule: AccessRule, tenantId?: string | null): Promise<string[]> {
-  requireAccess(ctx.principal, rule);
-  return ctx.services.tenants.scope(ctx.principal, tenantId);
-}
 
 async function employeeOf(parent: { employeeId: string }, _: unknown, ctx: RequestContext) {
   const employee = await loaders(ctx).employee.load(parent.employeeId);
@@ -42,46 +31,46 @@ function csvText(file: UploadedFile): string {
 export const schedulingResolvers = {
   Query: {
     employees: async (_: unknown, args: TenantArgs & { storeId?: string | null; includeInactive?: boolean | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.employees(await tenant(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
+      ctx.services.scheduling.employees(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
     schedules: async (_: unknown, args: TenantArgs & { storeId?: string | null; status?: ScheduleStatus | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.schedules(await tenant(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
+      ctx.services.scheduling.schedules(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
     schedule: async (_: unknown, args: TenantArgs & { id: string }, ctx: RequestContext) => {
-      const schedule = await ctx.services.scheduling.schedule(await tenants(ctx, READ, args.tenantId), args.id);
+      const schedule = await ctx.services.scheduling.schedule(await tenantsFor(ctx, READ, args.tenantId), args.id);
       if (!visibleStore(ctx.principal, schedule.storeId)) throw new NotFound('schedule');
       return schedule;
     },
     timeOffRequests: async (_: unknown, args: TenantArgs & { status?: TimeOffStatus | null; employeeId?: string | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.timeOffRequests(await tenant(ctx, args, READ), args),
+      ctx.services.scheduling.timeOffRequests(await tenantFor(ctx, args, READ), args),
     laborReport: async (_: unknown, args: TenantArgs & { storeId?: string | null; startDate?: string | null; endDate?: string | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.laborReport(await tenant(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
+      ctx.services.scheduling.laborReport(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
   },
   Mutation: {
     createEmployee: async (_: unknown, args: TenantArgs & { input: EmployeeInput & { storeId: string; name: string; hourlyRate: number } }, ctx: RequestContext) =>
-      ctx.services.scheduling.createEmployee(await tenant(ctx, args, WRITE), args.input),
+      ctx.services.scheduling.createEmployee(await tenantFor(ctx, args, WRITE), args.input),
     updateEmployee: async (_: unknown, args: { id: string; input: EmployeeInput }, ctx: RequestContext) =>
-      ctx.services.scheduling.updateEmployee(await tenants(ctx, WRITE), args.id, args.input),
+      ctx.services.scheduling.updateEmployee(await tenantsFor(ctx, WRITE), args.id, args.input),
     createSchedule: async (_: unknown, args: TenantArgs & { input: { storeId: string; weekStart: string } }, ctx: RequestContext) =>
-      ctx.services.scheduling.createSchedule(await tenant(ctx, args, WRITE), args.input),
+      ctx.services.scheduling.createSchedule(await tenantFor(ctx, args, WRITE), args.input),
     publishSchedule: async (_: unknown, args: { id: string }, ctx: RequestContext) =>
-      ctx.services.scheduling.moveSchedule(await tenants(ctx, WRITE), args.id, 'published'),
+      ctx.services.scheduling.moveSchedule(await tenantsFor(ctx, WRITE), args.id, 'published'),
     archiveSchedule: async (_: unknown, args: { id: string }, ctx: RequestContext) =>
-      ctx.services.scheduling.moveSchedule(await tenants(ctx, WRITE), args.id, 'archived'),
+      ctx.services.scheduling.moveSchedule(await tenantsFor(ctx, WRITE), args.id, 'archived'),
     addShift: async (_: unknown, args: { scheduleId: string; input: Required<Pick<ShiftInput, 'employeeId' | 'startsAt' | 'endsAt'>> & ShiftInput }, ctx: RequestContext) =>
-      ctx.services.scheduling.addShift(await tenants(ctx, WRITE), args.scheduleId, args.input),
+      ctx.services.scheduling.addShift(await tenantsFor(ctx, WRITE), args.scheduleId, args.input),
     updateShift: async (_: unknown, args: { id: string; input: ShiftInput }, ctx: RequestContext) =>
-      ctx.services.scheduling.updateShift(await tenants(ctx, WRITE), args.id, args.input),
+      ctx.services.scheduling.updateShift(await tenantsFor(ctx, WRITE), args.id, args.input),
     deleteShift: async (_: unknown, args: { id: string }, ctx: RequestContext) =>
-      ctx.services.scheduling.deleteShift(await tenants(ctx, WRITE), args.id),
+      ctx.services.scheduling.deleteShift(await tenantsFor(ctx, WRITE), args.id),
     requestTimeOff: async (_: unknown, args: TenantArgs & { input: { employeeId: string; startDate: string; endDate: string; reason?: string | null } }, ctx: RequestContext) =>
-      ctx.services.scheduling.requestTimeOff(await tenant(ctx, args, WRITE), args.input),
+      ctx.services.scheduling.requestTimeOff(await tenantFor(ctx, args, WRITE), args.input),
     decideTimeOff: async (_: unknown, args: { id: string; decision: 'approved' | 'denied'; decidedBy?: string | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.decideTimeOff(await tenants(ctx, WRITE), args.id, args.decision, args.decidedBy),
+      ctx.services.scheduling.decideTimeOff(await tenantsFor(ctx, WRITE), args.id, args.decision, args.decidedBy),
     recordTimePunch: async (_: unknown, args: { input: { employeeId: string; storeId?: string | null; clockIn: Date; clockOut?: Date | null } }, ctx: RequestContext) =>
-      ctx.services.scheduling.recordPunch(await tenants(ctx, WRITE), args.input),
+      ctx.services.scheduling.recordPunch(await tenantsFor(ctx, WRITE), args.input),
     clockOut: async (_: unknown, args: { employeeId: string; at?: Date | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.clockOut(await tenants(ctx, WRITE), args.employeeId, args.at),
+      ctx.services.scheduling.clockOut(await tenantsFor(ctx, WRITE), args.employeeId, args.at),
     importPosSales: async (_: unknown, args: TenantArgs & { storeId: string; file: UploadedFile }, ctx: RequestContext) =>
-      ctx.services.scheduling.importPosSales(await tenant(ctx, args, WRITE), args.storeId, csvText(args.file)),
+      ctx.services.scheduling.importPosSales(await tenantFor(ctx, args, WRITE), args.storeId, csvText(args.file)),
   },
   Schedule: {
     shifts: (schedule: Schedule, _: unknown, ctx: RequestContext) => loaders(ctx).scheduleShifts.load(schedule.id),

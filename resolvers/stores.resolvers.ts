@@ -1,7 +1,7 @@
-import { requireAccess } from '../src/auth/access.ts';
 import type { RequestContext } from '../src/context.ts';
 import type { StoreInput } from '../src/tenants.service.ts';
 import { loaders } from './loaders.ts';
+import { tenantFor } from './tenant-access.ts';
 
 // Stores are readable with any key (the viewer lists them too); creating one needs tenants:write.
 export const storeResolvers = {
@@ -12,8 +12,7 @@ export const storeResolvers = {
   },
   Mutation: {
     createStore: async (_: unknown, args: { tenantId?: string | null; input: StoreInput }, ctx: RequestContext) => {
-      requireAccess(ctx.principal, { scope: 'tenants:write' });
-      return ctx.services.tenants.createStore(await ctx.services.tenants.resolve(ctx.principal, args.tenantId), args.input);
+      return ctx.services.tenants.createStore(await tenantFor(ctx, args, { scope: 'tenants:write' }), args.input);
     },
   },
 };

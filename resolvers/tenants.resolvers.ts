@@ -3,6 +3,7 @@ import type { RequestContext } from '../src/context.ts';
 import type { TenantRow } from '../src/tenants.service.ts';
 import type { SsoProvider } from '../db/types.ts';
 import { loaders } from './loaders.ts';
+import { tenantFor } from './tenant-access.ts';
 
 // Sub-tenant provisioning and embed sign-in are Platform Embed features (the contract's tier table).
 const EMBED: AccessRule = { scope: 'tenants:write', tiers: ['embed'], partnerLevel: true };
@@ -26,8 +27,7 @@ export const tenantResolvers = {
       args: { tenantId: string; input: { email: string; name: string; role?: string | null; externalStoreId: string; page?: string | null } },
       ctx: RequestContext,
     ) => {
-      requireAccess(ctx.principal, EMBED);
-      return ctx.services.provisioning.createEmbedSession(await ctx.services.tenants.resolve(ctx.principal, args.tenantId), args.input);
+      return ctx.services.provisioning.createEmbedSession(await tenantFor(ctx, args, EMBED), args.input);
     },
   },
   Tenant: {

@@ -96,7 +96,7 @@ export function createUsageService(db: Kysely<DB>, deps: { rateLimits: RateLimit
       const period = monthPeriod(now());
       const policy = ratePolicy(principal, 'legacy' satisfies Channel);
       const requests = await deps.rateLimits.monthRequests(principal.partner.id);
-      const { documents } = await summary(principal.partner.id, period);
+      const documents = (await usageTotals(db, principal.partner.id, period.start, period.end)).reduce((n, r) => n + r.documents, 0);
       return {
         plan,
         period,

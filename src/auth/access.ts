@@ -3,8 +3,8 @@ import type { Principal } from './authenticate.ts';
 import { type Scope, type Tier, TIER_NAMES } from './scopes.ts';
 
 export interface AccessRule {
-  /** The named scope the key must hold (any one of them, for a list). */
-  scope: Scope | readonly Scope[];
+  /** The named scope the key must hold (any one of them, for a list); omitted: any key. */
+  scope?: Scope | readonly Scope[];
   /** Tiers the feature is sold in; omitted means every tier. */
   tiers?: readonly Tier[];
   /** Partner-level (billing, configuration): API keys only, never a tenant user's browser session. */
@@ -17,8 +17,8 @@ export interface AccessRule {
  */
 export function requireAccess(principal: Principal, rule: AccessRule): void {
   if (rule.partnerLevel && principal.session) throw new Forbidden('this operation needs an API key');
-  const scopes: readonly Scope[] = typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
-  if (!scopes.some((s) => principal.scopes.has(s))) {
+  const scopes: readonly Scope[] = typeof rule.scope === 'string' ? [rule.scope] : (rule.scope ?? []);
+  if (scopes.length > 0 && !scopes.some((s) => principal.scopes.has(s))) {
     throw new Forbidden(`API key lacks the required scope ${scopes.map((s) => `'${s}'`).join(' or ')}`);
   }
   if (rule.tiers && !rule.tiers.includes(principal.partner.tier)) {
@@ -27,10 +27,6 @@ export function requireAccess(principal: Principal, rule: AccessRule): void {
   }
 }
 
-/** Partner-level reads that need no particular scope (usage, billing): any API key, never a browser session. */
-export function requireApiKey(principal: Principal): void {
-  if (principal.session) throw new Forbidden('this operation needs an API key');
-}
 
 /**
  * The store a request may look at: a store-scoped signed-in user is held to their store (another one is
