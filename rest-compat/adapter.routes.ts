@@ -1,12 +1,12 @@
 import { InvalidInput } from '../src/errors.ts';
 import { jsonObject } from './input.ts';
 import type { RestRoute } from './route.ts';
+import { isUuid } from '../src/ids.ts';
 
 // The object-storage adapter (Authorization: Bearer, scope invoices:read): the contract's snake_case body → the
 // AdapterExtractInput of the GraphQL mutation; the aliases of the stored operation give the response's names.
 const FIELDS = { source_url: 'sourceUrl', source_uri: 'sourceUri', correlation_id: 'correlationId', document_type: 'documentType', profile: 'profile', tenant_id: 'tenantId' } as const;
 const DOCUMENT_TYPES = ['invoice', 'receipt'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const adapterRoutes: RestRoute[] = [
   {
@@ -23,7 +23,7 @@ export const adapterRoutes: RestRoute[] = [
         if (typeof value !== 'string') throw InvalidInput.field(name, 'must be a string');
         input[variable] = value;
       }
-      if (input.tenantId !== undefined && !UUID.test(input.tenantId)) throw InvalidInput.field('tenant_id', 'must be a UUID');
+      if (input.tenantId !== undefined && !isUuid(input.tenantId)) throw InvalidInput.field('tenant_id', 'must be a UUID');
       if (input.documentType !== undefined && !DOCUMENT_TYPES.includes(input.documentType)) {
         throw InvalidInput.field('document_type', `must be invoice or receipt (got "${input.documentType.slice(0, 40)}")`);
       }

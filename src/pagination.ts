@@ -1,4 +1,5 @@
 import { InvalidInput } from './errors.ts';
+import { isUuid } from './ids.ts';
 
 // Forward (Relay-style) pagination of newest-first lists. A cursor is the opaque form of the last row's id;
 // the query compares (created_at, id) at full precision in SQL, so rows created in the same millisecond are
@@ -12,7 +13,6 @@ export interface Connection<T> {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(id: string): string {
   return Buffer.from(`after:${id}`).toString('base64url');
@@ -27,7 +27,7 @@ export function pageRequest(args: { first?: number | null; after?: string | null
   let afterId: string | null = null;
   if (args.after != null) {
     const m = /^after:(.+)$/.exec(Buffer.from(args.after, 'base64url').toString('utf8'));
-    if (!m || !UUID.test(m[1]!)) throw InvalidInput.field('after', 'is not a cursor returned by this API');
+    if (!m || !isUuid(m[1]!)) throw InvalidInput.field('after', 'is not a cursor returned by this API');
     afterId = m[1]!;
   }
   return { first, afterId, fetch: first + 1 };

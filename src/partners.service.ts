@@ -6,6 +6,7 @@ import type { DB, LegacyPlan, Tier } from '../db/types.ts';
 import { generateApiKey } from './auth/api-key.ts';
 import { isScope, LEGACY_PLANS, SCOPES, type Scope, TIERS } from './auth/scopes.ts';
 import { InvalidInput, NotFound } from './errors.ts';
+import { isUuid } from './ids.ts';
 
 export interface CreatedPartner {
   partnerId: string;
@@ -38,7 +39,7 @@ export function createPartnersService(db: Kysely<DB>) {
 
     /** A custom price per processed document (USD, Platform Embed's "custom"); null returns to the tier's list price. */
     async setPrice(input: { partnerId: string; price: number | null }): Promise<{ partnerId: string; pricePerDocument: number | null }> {
-      if (!UUID.test(input.partnerId)) throw InvalidInput.field('partner', 'must be a partner id (UUID)');
+      if (!isUuid(input.partnerId)) throw InvalidInput.field('partner', 'must be a partner id (UUID)');
       const { price } = input;
       if (price !== null && !(Number.isFinite(price) && price >= 0 && price <= 1000)) {
         throw InvalidInput.field('price', 'must be a number from 0 to 1000 (USD per document), or none');
@@ -48,7 +49,7 @@ export function createPartnersService(db: Kysely<DB>) {
     },
 
     async createApiKey(input: { partnerId: string; scopes?: readonly string[] }): Promise<{ apiKey: string }> {
-      if (!UUID.test(input.partnerId)) throw InvalidInput.field('partner', 'must be a partner id (UUID)');
+      if (!isUuid(input.partnerId)) throw InvalidInput.field('partner', 'must be a partner id (UUID)');
       const scopes = input.scopes ?? SCOPES;
       const unknown = scopes.filter((s) => !isScope(s));
       if (unknown.length > 0) {
@@ -72,7 +73,6 @@ export function createPartnersService(db: Kysely<DB>) {
 }
 export type PartnersService = ReturnType<typeof createPartnersService>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function parseEnum<T extends string>(value: string | undefined, allowed: readonly T[], field: string): T {
   if (value && (allowed as readonly string[]).includes(value)) return value as T;

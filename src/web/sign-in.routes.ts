@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { InvalidInput } from '../errors.ts';
 import { sessionCookie } from '../http/cookies.ts';
+import { acceptForms } from '../http/forms.ts';
 import { LinkRefused, type ProvisioningService } from '../provisioning.service.ts';
 import type { SsoService } from '../sso.service.ts';
 import { esc, simplePage } from './html.ts';
@@ -11,10 +12,7 @@ import { esc, simplePage } from './html.ts';
  */
 export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: ProvisioningService; sso: SsoService }): void {
   root.register(async (app) => {
-    // HTML forms post urlencoded bodies (only these routes accept them).
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    acceptForms(app, 65_536); // the onboarding page's form (SAML metadata included)
 
     const refused = (err: LinkRefused) =>
       simplePage('Sign-in link refused', `<h1>This link cannot be used</h1><p>${esc(err.message)}</p>`);

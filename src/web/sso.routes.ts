@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sessionCookie } from '../http/cookies.ts';
+import { acceptForms } from '../http/forms.ts';
 import { SsoSignInError } from '../sso/errors.ts';
 import type { SsoService } from '../sso.service.ts';
 import { esc, simplePage } from './html.ts';
+import { isUuid } from '../ids.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Params = { tenantId: string };
 
 /**
@@ -13,10 +14,7 @@ type Params = { tenantId: string };
  */
 export function mountSsoRoutes(root: FastifyInstance, deps: { sso: SsoService; publicUrl: () => string; log: { warn(obj: object, msg: string): void } }): void {
   root.register(async (app) => {
-    // The IdP posts the SAML response as an HTML form.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 2_000_000 }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    acceptForms(app, 2_000_000); // the IdP posts the SAML response as an HTML form
 
     const refused = (reply: FastifyReply, err: SsoSignInError) => {
       deps.log.warn({ reason: err.reason, cause: err.cause }, 'single sign-on refused');
@@ -27,7 +25,7 @@ export function mountSsoRoutes(root: FastifyInstance, deps: { sso: SsoService; p
     const notFound = (reply: FastifyReply) => reply.code(404).type('text/html; charset=utf-8').send(simplePage('Not found', '<h1>Not found</h1>'));
 
     app.get<{ Params: Params }>('/sso/:tenantId/start', async (request, reply) => {
-      if (!UUID.test(request.params.tenantId)) return notFound(reply);
+      if (!isUuid(request.params.tenantId)) return notFound(reply);
       try {
         return reply.code(302).header('cache-control', 'no-store').header('location', await deps.sso.start(request.params.tenantId)).send();
       } catch (err) {
@@ -37,7 +35,7 @@ export function mountSsoRoutes(root: FastifyInstance, deps: { sso: SsoService; p
     });
 
     app.get<{ Params: Params }>('/sso/:tenantId/oidc/callback', async (request, reply) => {
-      if (!UUID.test(request.params.tenantId)) return notFound(reply);
+      if (!isUuid(request.params.tenantId)) return notFound(reply);
       try {
         // The URL the IdP redirected to, as it knows it (PUBLIC_URL), with the code, state and iss it added.
         return signedIn(reply, await deps.sso.finishOidc(request.params.tenantId, `${deps.publicUrl()}${request.url}`));
@@ -48,7 +46,7 @@ export function mountSsoRoutes(root: FastifyInstance, deps: { sso: SsoService; p
     });
 
     app.post<{ Params: Params; Body: Record<string, string> | undefined }>('/sso/:tenantId/saml/acs', async (request, reply) => {
-      if (!UUID.test(request.params.tenantId)) return notFound(reply);
+      if (!isUuid(request.params.tenantId)) return notFound(reply);
       const response = request.body?.SAMLResponse;
       if (typeof response !== 'string' || !response) {
         return reply.code(400).type('text/html; charset=utf-8').send(simplePage('Sign-in failed', '<h1>Sign-in failed</h1><p>No SAMLResponse was posted.</p>'));
@@ -62,7 +60,7 @@ export function mountSsoRoutes(root: FastifyInstance, deps: { sso: SsoService; p
     });
 
     app.get<{ Params: Params }>('/sso/:tenantId/saml/metadata', async (request, reply) => {
-      if (!UUID.test(request.params.tenantId)) return notFound(reply);
+      if (!isUuid(request.params.tenantId)) return notFound(reply);
       try {
         return reply.type('application/samlmetadata+xml').send(await deps.sso.samlMetadata(request.params.tenantId));
       } catch (err) {
