@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
+import { gql, gqlData, http, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let partner: { partnerId: string; tenantId: string; apiKey: string };
@@ -11,11 +11,7 @@ const item = {} as Record<'tomatoes' | 'flour' | 'cups', string>;
 const key = (apiKey = partner.apiKey) => ({ 'x-api-key': apiKey });
 const base = () => `/api/v1/partner/tenants/${partner.tenantId}`;
 
-async function mutate<T = any>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const res = await gql<T>(t.base, partner.apiKey, query, variables);
-  if (res.body.errors) throw new Error(res.body.errors.map((e) => e.message).join('; '));
-  return res.body.data!;
-}
+const mutate = <T = any>(query: string, variables: Record<string, unknown>) => gqlData<T>(t.base, partner.apiKey, query, variables);
 
 const ITEM = `mutation($i: CreateInventoryItemInput!) { createInventoryItem(input: $i) { id unit packSizes { unit quantity } } }`;
 const count = (json: unknown, apiKey?: string) => http(t.base, 'POST', `${base()}/inventory/counts`, { headers: key(apiKey), json });

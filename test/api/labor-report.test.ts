@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { gql, gqlUpload, http, requestStatements, startTestApp, type TestApp } from '../helpers/app.ts';
+import { gqlData, gqlUpload, http, requestStatements, startTestApp, type TestApp } from '../helpers/app.ts';
 
 // A hand-computed labor report. One store in America/Chicago (UTC−6 in January and February), two weeks that
 // cross a month edge: Sun 2026-01-25 … Sat 01-31 and Sun 02-01 … Sat 02-07. Everything is entered through
@@ -23,11 +23,7 @@ const ids = {} as Record<'ana' | 'ben' | 'week1' | 'week2', string>;
 const key = () => ({ 'x-api-key': partner.apiKey });
 const local = (date: string, time: string) => `${date}T${time}:00-06:00`;
 
-async function mutate<T = any>(query: string, variables: Record<string, unknown>): Promise<T> {
-  const res = await gql<T>(t.base, partner.apiKey, query, variables);
-  if (res.body.errors) throw new Error(res.body.errors.map((e) => e.message).join('; '));
-  return res.body.data!;
-}
+const mutate = <T = any>(query: string, variables: Record<string, unknown>) => gqlData<T>(t.base, partner.apiKey, query, variables);
 
 const SHIFT = `mutation($s: UUID!, $i: ShiftInput!) { addShift(scheduleId: $s, input: $i) { id hours } }`;
 const PUNCH = `mutation($i: TimePunchInput!) { recordTimePunch(input: $i) { id hours } }`;

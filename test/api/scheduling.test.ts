@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { insertTenant } from '../../db/tenants.queries.ts';
-import { gql, gqlUpload, http, requestStatements, startTestApp, type TestApp } from '../helpers/app.ts';
+import { gqlData, gqlUpload, http, requestStatements, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 const queries: string[] = [];
@@ -13,11 +13,7 @@ const emp = {} as Record<'cara' | 'dev' | 'eli' | 'gone', string>;
 const key = (apiKey = partner.apiKey) => ({ 'x-api-key': apiKey });
 const base = (tenantId = partner.tenantId) => `/api/v1/partner/tenants/${tenantId}/scheduling`;
 
-async function mutate<T = any>(query: string, variables: Record<string, unknown> = {}, apiKey = partner.apiKey): Promise<T> {
-  const res = await gql<T>(t.base, apiKey, query, variables);
-  if (res.body.errors) throw Object.assign(new Error(res.body.errors.map((e) => e.message).join('; ')), { code: res.body.errors[0]?.extensions?.code });
-  return res.body.data!;
-}
+const mutate = <T = any>(query: string, variables: Record<string, unknown> = {}, apiKey = partner.apiKey) => gqlData<T>(t.base, apiKey, query, variables);
 const failure = (query: string, variables: Record<string, unknown> = {}) =>
   mutate(query, variables).then(
     () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signInAsBrowser, startTestProvider, CLIENT, ACCOUNT, type TestProvider } from '../sso/oidc-provider.ts';
 import { authnRequestOf, b64, idpKeyPair, idpMetadata, samlResponse, sign } from '../sso/saml-idp.ts';
-import { http, startTestApp, type TestApp } from '../helpers/app.ts';
+import { http, onTestServer, startTestApp, type TestApp } from '../helpers/app.ts';
 
 // Tenant setup with single sign-on, through the app's own pages and routes: the onboarding form connects the
 // tenant's IdP (a real oidc-provider on 127.0.0.1; a test SAML IdP key), then people sign in at /sso/{tenantId}/start.
@@ -9,7 +9,7 @@ import { http, startTestApp, type TestApp } from '../helpers/app.ts';
 let t: TestApp;
 let embed: { partnerId: string; tenantId: string; apiKey: string };
 /** Links name PUBLIC_URL (http://localhost:<port>); the tests call 127.0.0.1. */
-const local = (url: string) => t.base + new URL(url).pathname + new URL(url).search;
+const local = (url: string) => onTestServer(t.base, url);
 const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 
 async function newTenant(ssoProvider: 'oidc' | 'saml') {

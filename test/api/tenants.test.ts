@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { equipmentInvoice, makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
-import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
+import { gql, http, onTestServer, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let clock = new Date('2026-11-20T10:00:00Z');
 let t: TestApp;
@@ -9,7 +9,7 @@ let tenantId: string;
 let setupUrl: string;
 const key = (apiKey = embed.apiKey) => ({ 'x-api-key': apiKey });
 /** The app's links name PUBLIC_URL (http://localhost:<port>); tests call 127.0.0.1 directly. */
-const local = (url: string) => t.base + new URL(url).pathname + new URL(url).search;
+const local = (url: string) => onTestServer(t.base, url);
 
 async function embedAuth(body: Record<string, unknown>, tenant = tenantId, apiKey = embed.apiKey) {
   return http(t.base, 'POST', `/api/v1/partner/tenants/${tenant}/embed/auth`, { headers: key(apiKey), json: body });

@@ -141,3 +141,18 @@ export async function gqlUpload<T = any>(
 export function requestStatements(queries: readonly string[]): string[] {
   return queries.filter((q) => !/"?(outbox_events|webhook_deliveries)"?/.test(q));
 }
+
+/** A GraphQL operation that must succeed: its data, or an Error carrying the messages and the first error's code. */
+export async function gqlData<T = any>(base: string, apiKey: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const res = await gql<T>(base, apiKey, query, variables);
+  if (res.body.errors) {
+    throw Object.assign(new Error(res.body.errors.map((e) => e.message).join('; ')), { code: res.body.errors[0]?.extensions?.code });
+  }
+  return res.body.data!;
+}
+
+/** A link the app handed out (it names PUBLIC_URL, http://localhost:<port>) as a URL of the test server. */
+export function onTestServer(base: string, url: string): string {
+  const u = new URL(url);
+  return base + u.pathname + u.search;
+}
