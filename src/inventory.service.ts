@@ -15,6 +15,7 @@ import { Conflict, InvalidInput, NotFound, translateDbError } from './errors.ts'
 import { COST_CATEGORIES } from './extraction/categories.ts';
 import { conversionFactor, normalizeUnit, validatePackSizes } from './inventory/units.ts';
 import { num } from './invoices.service.ts';
+import { optionalText } from './text.ts';
 import type { TenantsService } from './tenants.service.ts';
 
 export interface InventoryItem {
@@ -210,14 +211,6 @@ function amount(value: number | null, field: string): number | null {
   if (value === null) return null;
   if (!(Number.isFinite(value) && value >= 0 && value <= MAX_QUANTITY)) throw InvalidInput.field(field, `must be a number from 0 to ${MAX_QUANTITY}`);
   return value;
-}
-
-/** Trimmed text or null; longer than `max` is 400. */
-export function optionalText(value: string | null | undefined, field: string, max: number): string | null {
-  const text = value?.trim();
-  if (!text) return null;
-  if (text.length > max) throw InvalidInput.field(field, `must be at most ${max} characters`);
-  return text;
 }
 
 function toItem(r: InventoryItemRow): InventoryItem {

@@ -15,7 +15,7 @@ import {
 } from '../db/users.queries.ts';
 import type { Principal } from './auth/authenticate.ts';
 import { InvalidInput, NotFound } from './errors.ts';
-import { optionalText } from './inventory.service.ts';
+import { optionalText } from './text.ts';
 import { SsoSignInError } from './sso/errors.ts';
 import type { TenantsService } from './tenants.service.ts';
 

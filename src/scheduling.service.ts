@@ -31,7 +31,7 @@ import {
 } from '../db/scheduling.queries.ts';
 import type { DB, ScheduleStatus, TimeOffStatus } from '../db/types.ts';
 import { Conflict, InvalidInput, NotFound, translateDbError } from './errors.ts';
-import { optionalText } from './inventory.service.ts';
+import { optionalText } from './text.ts';
 import { buildLaborReport, type LaborReport, reportRange } from './scheduling/labor-report.ts';
 import { parsePosSalesCsv } from './scheduling/pos-sales-csv.ts';
 import type { TenantsService } from './tenants.service.ts';
