@@ -55,3 +55,10 @@ export async function revokeKeyByPrefix(db: Kysely<DB>, prefix: string): Promise
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** Which of these key hashes belong to live (not revoked) keys: one statement for every open connection. */
+export async function liveKeyHashes(db: Kysely<DB>, keyHashes: readonly string[]): Promise<string[]> {
+  if (keyHashes.length === 0) return [];
+  const rows = await db.selectFrom('apiKeys').select('keyHash').where('keyHash', 'in', keyHashes).where('revokedAt', 'is', null).execute();
+  return rows.map((r) => r.keyHash);
+}

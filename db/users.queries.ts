@@ -65,3 +65,10 @@ export async function findSession(db: Kysely<DB>, tokenHash: string, at: Date) {
     .where('sessions.expiresAt', '>', at)
     .executeTakeFirst();
 }
+
+/** Which of these session token hashes belong to sessions live at `at`. */
+export async function liveSessionHashes(db: Kysely<DB>, tokenHashes: readonly string[], at: Date): Promise<string[]> {
+  if (tokenHashes.length === 0) return [];
+  const rows = await db.selectFrom('sessions').select('tokenHash').where('tokenHash', 'in', tokenHashes).where('expiresAt', '>', at).execute();
+  return rows.map((r) => r.tokenHash);
+}

@@ -16,6 +16,8 @@ const STATUS: Record<ErrorCode, { v1: number; legacy: number }> = {
   PAYLOAD_TOO_LARGE: { v1: 400, legacy: 413 },
   RATE_LIMITED: { v1: 429, legacy: 429 },
   UPSTREAM: { v1: 502, legacy: 500 },
+  QUERY_TOO_COMPLEX: { v1: 400, legacy: 400 },
+  DEADLINE_EXCEEDED: { v1: 503, legacy: 503 },
   INTERNAL_SERVER_ERROR: { v1: 500, legacy: 500 },
 };
 

@@ -5,6 +5,8 @@ import { type DocumentNode, execute, type FragmentDefinitionNode, type GraphQLSc
 import { type KeySource, keyFromHeaders, type Principal } from '../src/auth/authenticate.ts';
 import type { CreateContext } from '../src/context.ts';
 import { RateLimited } from '../src/errors.ts';
+import { deadlineFor } from '../src/graphql/deadline.ts';
+import type { OperationGuard } from '../src/graphql/limits.ts';
 import { readMultipart } from '../src/http/multipart.ts';
 import { type RateDecision, rateLimitHeaders } from '../src/rate-limit/limiter.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
@@ -16,6 +18,8 @@ export interface RestCompatDeps {
   createContext: CreateContext;
   /** Counts the request against the key's limits (src/rate-limit). */
   rateLimit: (principal: Principal, channel: Family) => Promise<RateDecision>;
+  /** The limits every GraphQL operation is held to (here: cost from the variables' list sizes, text input). */
+  guard: OperationGuard;
 }
 
 const KEY_SOURCE: Record<Family, KeySource> = { v1: 'x-api-key', legacy: 'bearer', adapter: 'bearer' };
@@ -53,23 +57,26 @@ function withSharedFragments(document: DocumentNode): DocumentNode {
   return added.length ? { ...document, definitions: [...document.definitions, ...added] } : document;
 }
 
-/** Parses and validates a stored operation against the schema; a broken one stops the server from starting. */
-export function loadOperation(schema: GraphQLSchema, name: string): DocumentNode {
+/**
+ * Parses and validates a stored operation against the schema (and the depth and alias limits when a guard is
+ * given); a broken one stops the server from starting.
+ */
+export function loadOperation(schema: GraphQLSchema, name: string, guard?: OperationGuard): DocumentNode {
   const file = new URL(`./operations/${name}.graphql`, import.meta.url);
   const document = withSharedFragments(parse(readFileSync(file, 'utf8')));
   const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (ops.length !== 1 || ops[0]?.name?.value !== name) {
     throw new Error(`rest-compat operation ${name}.graphql must hold exactly one operation named ${name}`);
   }
-  const errors = validate(schema, document);
-  if (errors.length > 0) throw new Error(`rest-compat operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
+  const errors = [...validate(schema, document).map((e) => e.message), ...(guard?.staticProblems(document) ?? [])];
+  if (errors.length > 0) throw new Error(`rest-compat operation ${name} is invalid: ${errors.join('; ')}`);
   return document;
 }
 
 /** Mounts every route: authenticate → map input → execute the stored operation → map output or error. */
 export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRoute[], deps: RestCompatDeps): void {
   for (const route of routes) {
-    const document = loadOperation(deps.schema, route.operation);
+    const document = loadOperation(deps.schema, route.operation, deps.guard);
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
@@ -80,11 +87,17 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           reply.headers(rateLimitHeaders(limit));
           if (!limit.allowed) throw RateLimited.of(limit);
           const variables = route.variables(await restRequest(request));
+          const operation = deps.guard.check(document, variables);
           const result = await execute({
             schema: deps.schema,
             document,
             variableValues: variables,
-            contextValue: { ...deps.createContext(principal, request.id ?? randomUUID(), request.log), rateLimit: limit, channel: route.family },
+            contextValue: {
+              ...deps.createContext(principal, request.id ?? randomUUID(), request.log),
+              rateLimit: limit,
+              channel: route.family,
+              deadline: deadlineFor(operation, deps.guard.limits.deadlineMs),
+            },
           });
           if (result.errors?.length) throw errorOfResult(result.errors[0]!);
           const { status, body } = route.respond(result.data);

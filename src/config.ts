@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PROCESSOR, parseDocumentAiEndpoint } from './extraction/documentai/endpoint.ts';
+import type { OperationLimits } from './graphql/limits.ts';
 
 // The only reader of process.env: every setting is parsed once, all problems are reported together.
 const Env = z.object({
@@ -41,6 +42,14 @@ const Env = z.object({
   AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
   AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   AWS_SESSION_TOKEN: z.string().min(1).optional(),
+  // GraphQL limits (src/graphql/limits.ts) for /graphql, graphql-ws and the stored REST operations: DESIGN §9's defaults.
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(100).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(30),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(1_000_000).default(5000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(100).max(10_000_000).default(10_000),
+  GRAPHQL_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  // How often open graphql-ws connections have their key or session checked again (revocation elsewhere, expiry).
+  AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
 });
 
 export interface Config {
@@ -66,6 +75,10 @@ export interface Config {
   rateLimitStore: 'memory' | 'postgres';
   /** Which provider turns uploaded documents into fields. */
   extractor: ExtractorConfig;
+  /** Limits on every GraphQL operation, whichever way it arrives. */
+  graphqlLimits: OperationLimits;
+  /** How often open graphql-ws connections have their credentials checked again. */
+  authRecheckMs: number;
   /** Where the adapter reads s3:// and gs:// sources from (GCS_API_ENDPOINT / GCS_PROJECT_ID serve both uses). */
   objectSources: {
     s3: { endpoint?: string; region: string; forcePathStyle: boolean; credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } };
@@ -129,6 +142,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             apiEndpoint: e.DOCUMENTAI_API_ENDPOINT,
           }
         : { kind: 'local' },
+    graphqlLimits: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxCost: e.GRAPHQL_MAX_COST,
+      deadlineMs: e.GRAPHQL_DEADLINE_MS,
+    },
+    authRecheckMs: e.AUTH_RECHECK_MS,
     objectSources: {
       s3: {
         endpoint: e.S3_ENDPOINT,

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Principal } from './auth/authenticate.ts';
+import type { WithDeadline } from './graphql/deadline.ts';
 import type { RateDecision } from './rate-limit/limiter.ts';
 import type { Channel } from './rate-limit/policy.ts';
 import type { Services } from './services.ts';
@@ -8,7 +9,7 @@ import type { Services } from './services.ts';
  * What every resolver sees, for /graphql, graphql-ws and the REST routes alike. A new object per request
  * (per operation on a WebSocket), so per-request DataLoaders can hang off it.
  */
-export interface RequestContext {
+export interface RequestContext extends WithDeadline {
   principal: Principal;
   services: Services;
   requestId: string;

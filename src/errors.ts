@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UPSTREAM'
+  | 'QUERY_TOO_COMPLEX'
+  | 'DEADLINE_EXCEEDED'
   | 'INTERNAL_SERVER_ERROR';
 
 export class AppError extends Error {
@@ -71,6 +73,13 @@ export class RateLimited extends AppError {
   static of(decision: { retryAfter?: number; reason?: string; policy: { name: string } }): RateLimited {
     const retryAfter = decision.retryAfter ?? 1;
     return new RateLimited(retryAfter, `rate limit exceeded: ${decision.reason} (${decision.policy.name}); retry after ${retryAfter} s`);
+  }
+}
+
+/** The request ran past its execution deadline and was stopped (src/graphql/deadline.ts). */
+export class DeadlineExceeded extends AppError {
+  constructor(ms: number) {
+    super('DEADLINE_EXCEEDED', `the request ran longer than ${ms / 1000} s and was stopped: ask for less (fewer items, fewer nested lists)`);
   }
 }
 

@@ -16,6 +16,8 @@ import { openEmbedder } from './embeddings/open.ts';
 import { createDispatcher } from './events/dispatcher.ts';
 import { createExtractor } from './extraction/create-extractor.ts';
 import { createDocumentReader } from './extraction/reader.ts';
+import { enforceDeadlines } from './graphql/deadline.ts';
+import { createOperationGuard } from './graphql/limits.ts';
 import { type BlobStore, createBlobStore } from './storage/index.ts';
 import { mountGraphQL } from './http/graphql.ts';
 import { createHttpServer } from './http/server.ts';
@@ -64,8 +66,9 @@ export function loadTypeDefs(): string[] {
   return files.map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8'));
 }
 
+/** The executable schema; every resolver of ours honours the request's execution deadline. */
 export function buildSchema() {
-  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers });
+  return enforceDeadlines(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers }));
 }
 
 export function loadOpenApiDocument(): unknown {
@@ -125,6 +128,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       app.log.warn(index, 'search index rows from another embedder: run `npm run admin -- reindex`');
     }
     const schema = buildSchema();
+    const guard = createOperationGuard(schema, config.graphqlLimits);
     const openapi = loadOpenApiDocument();
     const createContext = createContextFactory(services);
     app.get('/openapi.json', async () => openapi);
@@ -133,11 +137,13 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       const view = await services.provisioning.session(token);
       return view ? sessionPrincipal(view) : null;
     };
-    const graphql = await mountGraphQL(app, { schema, authenticate: services.authenticate, createContext, rateLimit, sessionAuth });
-    mountRestCompat(app, { schema, authenticate: services.authenticate, createContext, rateLimit });
+    const graphql = await mountGraphQL(app, {
+      schema, guard, authenticate: services.authenticate, createContext, rateLimit, sessionAuth, credentials: services.credentials, recheckMs: config.authRecheckMs,
+    });
+    mountRestCompat(app, { schema, guard, authenticate: services.authenticate, createContext, rateLimit });
     mountSignInRoutes(app, { provisioning: services.provisioning, sso: services.sso });
     mountSsoRoutes(app, { sso: services.sso, publicUrl: () => publicUrl, log: app.log });
-    mountAppPages(app, { schema, createContext, services, now: options.now });
+    mountAppPages(app, { schema, guard, createContext, services, now: options.now });
     let adminToken: string | undefined;
     if (lock) {
       mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search, seed: { services, db } });

@@ -15,7 +15,7 @@ export interface CreatedPartner {
 }
 
 /** Partner and key administration (admin CLI, the loopback admin endpoint, the first-start demo partner). */
-export function createPartnersService(db: Kysely<DB>) {
+export function createPartnersService(db: Kysely<DB>, deps: { /** A key was revoked (live connections re-check theirs). */ revoked?: () => void } = {}) {
   async function issueKey(trx: Kysely<DB>, partnerId: string, scopes: readonly Scope[]): Promise<string> {
     const key = generateApiKey();
     await insertApiKey(trx, partnerId, { keyHash: key.keyHash, prefix: key.prefix, scopes: [...scopes] });
@@ -65,6 +65,7 @@ export function createPartnersService(db: Kysely<DB>) {
       if (!prefix?.trim()) throw InvalidInput.field('prefix', 'is required');
       const revoked = await revokeKeyByPrefix(db, prefix.trim());
       if (revoked === 0) throw new NotFound(`live API key with prefix ${prefix}`);
+      deps.revoked?.();
       return { revoked };
     },
 

@@ -1,8 +1,10 @@
+import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/types.ts';
 import { createAdapterService } from './adapter.service.ts';
 import type { SourceSettings } from './adapter/sources.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
+import { createCredentialCheck } from './auth/live-credentials.ts';
 import { createBrandingService } from './branding.service.ts';
 import { createCategorizer } from './extraction/categorizer.ts';
 import type { Embedder } from './embeddings/embedder.ts';
@@ -71,9 +73,15 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
   const publicUrl = infra.publicUrl ?? (() => 'http://localhost:4000');
   const provisioning = createProvisioningService(db, { tenants, publicUrl, now: infra.now });
   const search = createSearchService(db, { embedder: infra.embedder, tenants, vendors, invoices, receipts });
+  const credentialChanges = new EventEmitter();
   return {
     authenticate: createAuthenticator(db),
-    partners: createPartnersService(db),
+    /** Whether the keys and sessions of open connections are still live; `changed` fires when this process revokes one. */
+    credentials: {
+      stillLive: createCredentialCheck(db, infra.now),
+      onChange: (listener: () => void) => credentialChanges.on('changed', listener),
+    },
+    partners: createPartnersService(db, { revoked: () => credentialChanges.emit('changed') }),
     tenants,
     vendors,
     invoices,

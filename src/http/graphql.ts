@@ -1,23 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
+import type { GraphQLSchema, OperationTypeNode } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { type Authenticate, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
 import type { CreateContext, RequestContext } from '../context.ts';
-import { AppError, RateLimited, Unauthenticated } from '../errors.ts';
+import type { CredentialCheck } from '../auth/live-credentials.ts';
+import { AppError, InvalidInput, RateLimited, Unauthenticated } from '../errors.ts';
+import { deadlineFor } from '../graphql/deadline.ts';
+import type { OperationGuard } from '../graphql/limits.ts';
 import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
 import { formatGraphQLError } from './format-error.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
 import { operationFromMultipart } from './graphql-multipart.ts';
+import { serveGraphQLWs } from './graphql-ws.ts';
 import { readMultipart } from './multipart.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     rateLimit: RateDecision | null;
+    /** The kind of operation the guard let through (queries get an execution deadline). */
+    graphqlOperation: OperationTypeNode | null;
   }
 }
 
@@ -51,6 +55,11 @@ export async function mountGraphQL(
     rateLimit: (principal: Principal, channel: 'graphql') => Promise<RateDecision>;
     /** The principal of a browser session cookie (the tenant pages), or null when it is not live. */
     sessionAuth: (token: string) => Promise<Principal | null>;
+    /** Depth, alias, token and cost limits and the text rule, for HTTP and WebSocket operations alike. */
+    guard: OperationGuard;
+    /** Open WebSockets re-check their credential with this, on revocations here and every `recheckMs`. */
+    credentials: { stillLive: CredentialCheck; onChange: (listener: () => void) => void };
+    recheckMs: number;
   },
 ): Promise<GraphQLEndpoint> {
   /** An API key when one is sent; otherwise the session cookie of a signed-in tenant user. */
@@ -70,6 +79,8 @@ export async function mountGraphQL(
     // Partners generate typed clients from introspection; it is only reachable with a valid key anyway.
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // Every document goes through the guard first; a hash-only persisted query would skip it.
+    persistedQueries: false,
     formatError,
     plugins: [fastifyApolloDrainPlugin(app), rateLimitExtensions],
   });
@@ -77,6 +88,7 @@ export async function mountGraphQL(
 
   app.decorateRequest('principal', null);
   app.decorateRequest('rateLimit', null);
+  app.decorateRequest('graphqlOperation', null);
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
@@ -110,47 +122,25 @@ export async function mountGraphQL(
           return reply.code(status).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
         }
       }
+      try {
+        request.graphqlOperation = guardRequest(deps.guard, request) ?? null;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const fields = err.code === 'BAD_USER_INPUT' ? { fields: err.details.fields } : {};
+        return reply.code(400).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code, ...fields } }] });
+      }
     },
     handler: fastifyApolloHandler(apollo, {
-      context: async (request) => ({ ...deps.createContext(request.principal!, request.id, request.log), rateLimit: request.rateLimit ?? undefined }),
+      context: async (request) => ({
+        ...deps.createContext(request.principal!, request.id, request.log),
+        rateLimit: request.rateLimit ?? undefined,
+        deadline: deadlineFor(request.graphqlOperation ?? undefined, deps.guard.limits.deadlineMs),
+      }),
     }),
   });
 
   const wss = new WebSocketServer({ server: app.server, path: '/graphql' });
-  const ws = useServer<Record<string, unknown>, { principal?: Principal }>(
-    {
-      schema: deps.schema,
-      // No key, a bad key or a revoked key: the connection is closed with 4403 Forbidden.
-      onConnect: async (ctx) => {
-        const key = keyFromConnection(ctx.connectionParams, ctx.extra.request.headers);
-        const cookie = readCookie(ctx.extra.request.headers.cookie, SESSION_COOKIE);
-        if (!key && !cookie) return false;
-        // A cookie rides along with any site's WebSocket: only a page of this origin may use it.
-        if (!key && !sameOrigin(ctx.extra.request.headers)) return false;
-        try {
-          const principal = key ? await deps.authenticate(key) : await deps.sessionAuth(cookie!);
-          if (!principal) return false;
-          ctx.extra.principal = principal;
-          return true;
-        } catch (err) {
-          if (err instanceof Unauthenticated) return false;
-          throw err;
-        }
-      },
-      // One operation, one request: a refused one ends with a RATE_LIMITED error, the connection stays open.
-      onSubscribe: async (ctx) => {
-        const limit = await deps.rateLimit(ctx.extra.principal!, 'graphql');
-        if (limit.allowed) return undefined;
-        const refused = RateLimited.of(limit);
-        return [new GraphQLError(refused.message, { extensions: { code: refused.code, retryAfter: refused.retryAfter } })];
-      },
-      context: (ctx) => deps.createContext(ctx.extra.principal!, randomUUID(), app.log),
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => formatError(e.toJSON(), e)) } : result,
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e)),
-    },
-    wss,
-  );
+  const ws = serveGraphQLWs(wss, { ...deps, formatError, log: app.log });
 
   return {
     async stop() {
@@ -161,28 +151,27 @@ export async function mountGraphQL(
   };
 }
 
-function keyFromConnection(
-  params: Record<string, unknown> | undefined,
-  headers: Record<string, string | string[] | undefined>,
-): string | undefined {
-  const apiKey = params?.apiKey ?? params?.['x-api-key'];
-  if (typeof apiKey === 'string' && apiKey) return apiKey;
-  const authorization = params?.authorization ?? params?.Authorization;
-  if (typeof authorization === 'string' && authorization) return authorization.replace(/^Bearer\s+/i, '').trim();
-  try {
-    return keyFromHeaders(headers, 'either');
-  } catch {
-    return undefined;
+/**
+ * The guard's checks on an HTTP request's operation (GET query string or POST body). Requests without a document,
+ * and documents with syntax or validation errors, are left to Apollo to refuse its usual way.
+ */
+function guardRequest(guard: OperationGuard, request: FastifyRequest): OperationTypeNode | undefined {
+  const params = (request.method === 'GET' ? request.query : request.body) as Record<string, unknown> | undefined;
+  if (!params || typeof params !== 'object' || typeof params.query !== 'string') return undefined;
+  const parsed = guard.parse(params.query);
+  if ('syntaxError' in parsed || parsed.errors.length) return undefined;
+  let variables = params.variables;
+  if (typeof variables === 'string') {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      return undefined;
+    }
   }
-}
-
-/** The WebSocket was opened by a page of this server's own origin (Origin's host equals Host). */
-function sameOrigin(headers: Record<string, string | string[] | undefined>): boolean {
-  const origin = typeof headers.origin === 'string' ? headers.origin : undefined;
-  if (!origin) return false;
-  try {
-    return new URL(origin).host === headers.host;
-  } catch {
-    return false;
+  const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
+  const operation = guard.check(parsed.document, variables ?? {}, operationName);
+  if (operation === 'subscription') {
+    throw new InvalidInput('subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on this same path, not over HTTP');
   }
+  return operation;
 }

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
+import type { OperationGuard } from '../../graphql/limits.ts';
 import type { CreateContext } from '../../context.ts';
 import { readCookie, SESSION_COOKIE } from '../../http/cookies.ts';
 import { sessionPrincipal, STORE_SCOPED_ROLES } from '../../provisioning.service.ts';
@@ -81,9 +82,9 @@ function contentSecurityPolicy(nonce: string, host: string | undefined, logoUrl:
  */
 export function mountAppPages(
   root: FastifyInstance,
-  deps: { schema: GraphQLSchema; createContext: CreateContext; services: Pick<Services, 'provisioning' | 'branding' | 'invoices'>; now?: () => Date },
+  deps: { schema: GraphQLSchema; guard: OperationGuard; createContext: CreateContext; services: Pick<Services, 'provisioning' | 'branding' | 'invoices'>; now?: () => Date },
 ): void {
-  const gql = createPageGraphQL(deps.schema, deps.createContext);
+  const gql = createPageGraphQL(deps.schema, deps.guard, deps.createContext);
   const assets = loadAssets();
   const now = deps.now ?? (() => new Date());
 

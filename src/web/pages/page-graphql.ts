@@ -4,6 +4,8 @@ import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from 
 import type { Principal } from '../../auth/authenticate.ts';
 import type { CreateContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
+import { deadlineFor } from '../../graphql/deadline.ts';
+import type { OperationGuard } from '../../graphql/limits.ts';
 
 /** What a page shows instead of its content: 400 (bad input in the URL), 403, 404. */
 export class PageError extends Error {
@@ -16,7 +18,7 @@ export class PageError extends Error {
  * Runs the pages' GraphQL operations on the server, as the session's principal: the same resolvers, access
  * rules and tenant confinement as /graphql. Each operation is parsed and validated once.
  */
-export function createPageGraphQL(schema: GraphQLSchema, createContext: CreateContext) {
+export function createPageGraphQL(schema: GraphQLSchema, guard: OperationGuard, createContext: CreateContext) {
   const documents = new Map<string, DocumentNode>();
 
   function documentOf(query: string): DocumentNode {
@@ -31,7 +33,16 @@ export function createPageGraphQL(schema: GraphQLSchema, createContext: CreateCo
   }
 
   return async function run<T>(principal: Principal, log: FastifyBaseLogger, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    const result = await execute({ schema, document: documentOf(query), variableValues: variables, contextValue: createContext(principal, randomUUID(), log) });
+    const document = documentOf(query);
+    let operation: string | undefined;
+    try {
+      operation = guard.check(document, variables);
+    } catch (err) {
+      if (err instanceof AppError) throw new PageError(400, err.message);
+      throw err;
+    }
+    const contextValue = { ...createContext(principal, randomUUID(), log), deadline: deadlineFor(operation, guard.limits.deadlineMs) };
+    const result = await execute({ schema, document, variableValues: variables, contextValue });
     const error = result.errors?.[0];
     if (error) {
       const original = error.originalError;
