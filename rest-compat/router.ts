@@ -4,10 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type DocumentNode, execute, type FragmentDefinitionNode, type GraphQLSchema, Kind, parse, validate, visit } from 'graphql';
 import { type KeySource, keyFromHeaders, type Principal } from '../src/auth/authenticate.ts';
 import type { CreateContext } from '../src/context.ts';
-import { RateLimited } from '../src/errors.ts';
+import { InvalidInput, RateLimited } from '../src/errors.ts';
+import { textProblem } from '../src/graphql/input-text.ts';
 import { deadlineFor } from '../src/graphql/deadline.ts';
 import type { OperationGuard } from '../src/graphql/limits.ts';
-import { readMultipart } from '../src/http/multipart.ts';
+import { MultipartBody, readMultipart } from '../src/http/multipart.ts';
 import { type RateDecision, rateLimitHeaders } from '../src/rate-limit/limiter.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
 import type { RestRequest, RestRoute } from './route.ts';
@@ -86,7 +87,11 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           const limit = await deps.rateLimit(principal, route.family);
           reply.headers(rateLimitHeaders(limit));
           if (!limit.allowed) throw RateLimited.of(limit);
-          const variables = route.variables(await restRequest(request));
+          const rest = await restRequest(request);
+          // The text rule on the request as sent, so a problem is named by the REST field (the variables may rename it).
+          const problem = textProblem(restInput(rest));
+          if (problem) throw InvalidInput.field(problem.field, problem.problem);
+          const variables = route.variables(rest);
           const operation = deps.guard.check(document, variables);
           const result = await execute({
             schema: deps.schema,
@@ -118,4 +123,10 @@ async function restRequest(request: FastifyRequest): Promise<RestRequest> {
     query: (request.query ?? {}) as Record<string, unknown>,
     body: request.isMultipart() ? await readMultipart(request) : request.body,
   };
+}
+
+/** Path, query and body values under their REST names (a multipart body's text fields and files side by side). */
+function restInput({ params, query, body }: RestRequest): Record<string, unknown> {
+  const fromBody = body instanceof MultipartBody ? { ...body.fields, ...body.files } : body && typeof body === 'object' && !Array.isArray(body) ? body : { body };
+  return { ...params, ...query, ...fromBody };
 }

@@ -33,6 +33,7 @@ export function registerMultipart(app: FastifyInstance) {
  * (v1 400, legacy 413); a malformed body is InvalidInput.
  */
 export async function readMultipart(request: FastifyRequest): Promise<MultipartBody> {
+  checkBoundary(request.headers['content-type']);
   const body = new MultipartBody();
   const seen = new Set<string>();
   try {
@@ -50,6 +51,18 @@ export async function readMultipart(request: FastifyRequest): Promise<MultipartB
     throw multipartError(err);
   }
   return body;
+}
+
+/** RFC 2046 allows boundaries of 1 to 70 characters; the parser cannot search for one longer than MAX_BOUNDARY. */
+const MAX_BOUNDARY = 200;
+
+function checkBoundary(contentType: string | undefined): void {
+  const m = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
+  const boundary = m ? (m[1] ?? m[2] ?? '') : '';
+  if (!boundary) throw new InvalidInput('malformed multipart body: the Content-Type header names no boundary');
+  if (boundary.length > MAX_BOUNDARY) {
+    throw new InvalidInput(`malformed multipart body: the boundary is ${boundary.length} characters long; at most ${MAX_BOUNDARY} are accepted (RFC 2046 allows 70)`);
+  }
 }
 
 function multipartError(err: unknown): unknown {
