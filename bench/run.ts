@@ -7,6 +7,7 @@ const BENCHES: Record<string, string> = {
   embeddings: 'embeddings.ts',
   events: 'events.ts',
   labor: 'labor-report.ts',
+  hostile: 'hostile-queries.ts',
 };
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = names.filter((n) => !(n in BENCHES));

@@ -89,7 +89,8 @@ function workerExecArgv(): string[] {
   const args = process.execArgv;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a.startsWith('--inspect')) continue;
+    // Flags a worker may not take (Node refuses to start it with ERR_WORKER_INVALID_EXEC_ARGV).
+    if (a.startsWith('--inspect') || a === '--expose-gc' || a === '--expose_gc') continue;
     if ((a === '--require' || a === '-r' || a === '--import' || a === '--loader' || a === '--experimental-loader') && i + 1 < args.length) {
       if (/[\\/]tsx[\\/]|^tsx(\/|$)/.test(args[i + 1]!)) {
         i++;
