@@ -19,6 +19,9 @@ import { BlobNotFoundError, type BlobStore } from './storage/index.ts';
  */
 export const MAX_EXTRACTION_ATTEMPTS = 2;
 
+/** Records re-extracted at once: enough to keep a 2-core reader pool busy, few enough to leave uploads room. */
+const RECOVERY_CONCURRENCY = 2;
+
 export interface RecoveryOptions {
   /** Every `processing` record not owned by this instance is orphaned (the embedded database: its lock admits one process). */
   anyOwner: boolean;
@@ -92,18 +95,25 @@ export function createExtractionRecovery(
     }
   }
 
-  /** Claims and finishes interrupted records one at a time until none is left (or `stopped()`); how many. */
+  /**
+   * Claims and finishes interrupted records until none is left (or `stopped()`), RECOVERY_CONCURRENCY at a time
+   * (each claim takes one record); how many it claimed.
+   */
   async function sweep(options: { anyOwner: boolean; stopped?: () => boolean; looked?: () => void }): Promise<number> {
     await dropLeftoverBlobs();
     let n = 0;
-    for (;;) {
-      if (options.stopped?.()) return n;
-      const row = await claimInterruptedInvoice(db, lease.owner, lease.ms, options.anyOwner);
-      options.looked?.();
-      if (!row) return n;
-      n++;
-      await recover(row);
-    }
+    const worker = async () => {
+      for (;;) {
+        if (options.stopped?.()) return;
+        const row = await claimInterruptedInvoice(db, lease.owner, lease.ms, options.anyOwner);
+        options.looked?.();
+        if (!row) return;
+        n++;
+        await recover(row);
+      }
+    };
+    await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, worker));
+    return n;
   }
 
   return {
