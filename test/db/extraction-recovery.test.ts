@@ -15,7 +15,7 @@ import { createDocumentReader, type DocumentReader } from '../../src/extraction/
 import { createServices, type Services } from '../../src/services.ts';
 import { BlobNotFoundError, type BlobStore } from '../../src/storage/index.ts';
 import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
-import { invoiceTotals, makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
+import { equipmentInvoice, invoiceTotals, makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { startPgWireProxy } from '../helpers/pg-wire-proxy.ts';
 
 // Invoices left `processing` by an instance that died, on one database shared by several instances (the `pg`
@@ -201,3 +201,21 @@ test('a record without its bytes, or interrupted twice, ends failed with the rea
   expect(charged).toEqual([{ tenantId: storage.tenantId }]);
   expect(await sweeper.recovery.sweep({ anyOwner: false })).toBe(0);
 }, 90_000);
+
+test('a running instance sweeps every interval and finishes a record whose owner died after its lease ran out', async () => {
+  const dead = await instance('instance-gone', gatedExtractor().extractor);
+  const survivor = await instance('instance-survivor');
+  const { apiKey, tenantId } = await dead.partners.createPartner({ name: 'Periodic Co', tier: 'storage' });
+  const invoiceId = await crashedUpload(dead, await dead.authenticate(apiKey), await makeInvoicePdf(equipmentInvoice));
+  const recovery = survivor.recovery.start({ anyOwner: false, everyMs: LEASE_MS / 2 });
+  try {
+    await recovery.ready; // the first look finds a live lease: nothing to claim yet
+    expect((await row(invoiceId)).processingOwner).toBe('instance-gone');
+    dead.keeper.stop();
+    await waitFor(async () => (await row(invoiceId)).status !== 'processing', 20_000);
+    expect(await row(invoiceId)).toMatchObject({ status: 'processed', processingOwner: null, extractionAttempts: 2 });
+    expect(terminalEvents(await listEvents(db, tenantId), invoiceId)).toEqual(['invoice.processed']);
+  } finally {
+    await recovery.stop();
+  }
+}, 60_000);
