@@ -81,13 +81,7 @@ export interface InvoiceListArgs {
 
 export function createInvoicesService(
   db: Kysely<DB>,
-  deps: {
-    categorize: Categorize;
-    tenants: TenantsService;
-    lease: ExtractionLease;
-    /** Outbox events were committed. */
-    written?: () => void;
-  },
+  deps: { categorize: Categorize; tenants: TenantsService; lease: ExtractionLease; /** Outbox events were committed. */ written?: () => void },
 ) {
   const { owner } = deps.lease;
   /** Inside a recording transaction: the started invoice is still ours to end (exactly one terminal event). */
