@@ -32,8 +32,6 @@ export interface RecoveryOptions {
 export interface RunningRecovery {
   /** Resolves once the start-up sweep has looked (the first claim); re-extraction goes on in the background. */
   ready: Promise<void>;
-  /** Resolves when everything claimed so far is finished (tests, shutdown). */
-  idle(): Promise<void>;
   /** No more claims; waits for the record in hand to finish. */
   stop(): Promise<void>;
 }
@@ -79,8 +77,9 @@ export function createExtractionRecovery(
         channel: doc.channel ?? 'graphql',
       });
     } catch (err) {
-      // Not ended (e.g. the blob store or the database is down): hand it back for a later sweep or restart.
-      log.warn({ err, invoiceId: invoice.id }, 'resuming an interrupted invoice failed; it is left for the next sweep');
+      // Extraction errors were recorded (failed) by run(); a record not ended (the blob store or the database is
+      // down) is handed back for a later sweep or restart.
+      log.warn({ err, invoiceId: invoice.id }, 'resuming an interrupted invoice failed');
       await releaseLease(db, lease.owner, invoice.id).catch(() => undefined);
       return [];
     } finally {
@@ -137,9 +136,6 @@ export function createExtractionRecovery(
       sweepOnce(options.anyOwner);
       return {
         ready,
-        idle: async () => {
-          for (let seen; seen !== running; ) await (seen = running);
-        },
         async stop() {
           stopped = true;
           clearTimeout(timer);

@@ -26,7 +26,6 @@ import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { mountSsoRoutes } from './web/sso.routes.ts';
 import { mountAppPages } from './web/pages/app-pages.routes.ts';
 import { createServices, type Services } from './services.ts';
-import type { RunningRecovery } from './extraction-recovery.ts';
 import type { WebhookSettings } from './webhooks.service.ts';
 
 // The only composition root: config → database → services → schema → HTTP (GraphQL, graphql-ws, REST).
@@ -38,8 +37,6 @@ export interface RunningApp {
   port: number;
   services: Services;
   blobs: BlobStore;
-  /** Background resumption of interrupted invoices (tests wait for `idle()`). */
-  recovery: RunningRecovery;
   database: Database;
   /** Graceful stop: no new requests, in-flight ones finish, sockets close, database and lock released. */
   close(): Promise<void>;
@@ -189,7 +186,6 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       port,
       services,
       blobs,
-      recovery,
       database: owned,
       close: () =>
         (closing ??= (async () => {

@@ -28,7 +28,7 @@ const pools: Database[] = [];
 let reader: DocumentReader;
 let blobs: BlobStore;
 let db: Database['db'];
-let instance: (owner: string, extractor?: DocumentExtractor) => Promise<Services>;
+let instance: (owner: string, extractor?: DocumentExtractor, store?: BlobStore) => Promise<Services>;
 
 const LEASE_MS = 1500;
 const quiet = { warn() {}, error() {} };
@@ -43,10 +43,10 @@ beforeAll(async () => {
   reader = createDocumentReader({ size: 1 });
   blobs = createLocalBlobStore(mkdtempSync(path.join(os.tmpdir(), 'recovery-blobs-')));
   const embedder = await createLocalEmbedder(inject('wordVectorCacheDir'));
-  instance = async (owner, extractor) => {
+  instance = async (owner, extractor, store = blobs) => {
     const database = await connect({ databaseUrl: url, poolSize: 2 });
     pools.push(database);
-    return createServices(database.db, { reader, blobs, embedder, extractor, log: quiet, lease: { owner, ms: LEASE_MS } });
+    return createServices(database.db, { reader, blobs: store, embedder, extractor, log: quiet, lease: { owner, ms: LEASE_MS } });
   };
   const first = await connect({ databaseUrl: url, poolSize: 2 });
   pools.push(first);
@@ -219,3 +219,19 @@ test('a running instance sweeps every interval and finishes a record whose owner
     await recovery.stop();
   }
 }, 60_000);
+
+test('bytes that cannot be stored end the upload failed (a 500 for the caller), with no blob key and no lease left', async () => {
+  const down: BlobStore = { ...blobs, put: async () => Promise.reject(new Error('bucket unavailable')) };
+  const a = await instance('instance-no-storage', undefined, down);
+  const { apiKey, tenantId } = await a.partners.createPartner({ name: 'No Storage', tier: 'storage' });
+  await expect(a.uploads.uploadInvoice(await a.authenticate(apiKey), { file: file(await makeInvoicePdf(produceInvoice)) })).rejects.toThrow('bucket unavailable');
+  const [invoice] = await db.selectFrom('invoices').select('id').where('tenantId', '=', tenantId).execute();
+  expect(await row(invoice!.id)).toMatchObject({
+    status: 'failed',
+    error: 'an internal error stopped processing; the upload can be retried',
+    blobKey: null,
+    processingOwner: null,
+    leaseUntil: null,
+  });
+  expect(terminalEvents(await listEvents(db, tenantId), invoice!.id)).toEqual(['invoice.failed']);
+});
