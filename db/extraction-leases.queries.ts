@@ -36,9 +36,11 @@ export async function renewLeases(db: Kysely<DB>, owner: string, invoiceIds: rea
 }
 
 /**
- * Claims one `processing` invoice that nobody is extracting any more: its lease ran out (or it has none), or, with
- * `anyOwner` (the embedded database, whose lock guarantees every other owner is dead), any owner but `owner`.
- * Counts the attempt. SKIP LOCKED: of several instances sweeping at once, exactly one gets each record.
+ * Claims one `processing` invoice that nobody is extracting any more: its lease ran out, or, with `anyOwner` (the
+ * embedded database, whose lock guarantees every other owner is dead), any owner but `owner`. A record without a
+ * lease was opened by a version without leases: during a rolling deploy its instance may still be extracting it, so
+ * it is claimed once it is older than any extraction (uploads time out at 60 s). Counts the attempt. SKIP LOCKED:
+ * of several instances sweeping at once, exactly one gets each record.
  */
 export async function claimInterruptedInvoice(
   db: Kysely<DB>,
@@ -51,7 +53,14 @@ export async function claimInterruptedInvoice(
     .select('id')
     .where('status', '=', 'processing')
     .where('processingOwner', 'is distinct from', owner)
-    .$if(!anyOwner, (q) => q.where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<', sql<Date>`now()`)])))
+    .$if(!anyOwner, (q) =>
+      q.where((eb) =>
+        eb.or([
+          eb('leaseUntil', '<', sql<Date>`now()`),
+          eb.and([eb('leaseUntil', 'is', null), eb('createdAt', '<', sql<Date>`now() - interval '5 minutes'`)]),
+        ]),
+      ),
+    )
     .orderBy('createdAt')
     .limit(1)
     .forUpdate()
@@ -68,7 +77,7 @@ export async function claimInterruptedInvoice(
 export async function releaseLease(db: Kysely<DB>, owner: string, invoiceId: string): Promise<void> {
   await db
     .updateTable('invoices')
-    .set({ processingOwner: null, leaseUntil: null })
+    .set({ processingOwner: null, leaseUntil: sql<Date>`now()` })
     .where('id', '=', invoiceId)
     .where('status', '=', 'processing')
     .where('processingOwner', '=', owner)

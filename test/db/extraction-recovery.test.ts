@@ -174,14 +174,18 @@ test('a record without its bytes, or interrupted twice, ends failed with the rea
   const keptKey = (await row(kept)).blobKey!;
   const twiceKey = (await row(twice)).blobKey!;
   await blobs.delete((await row(missing)).blobKey!);
-  // A record from before this change: its Extraction-tier file was never stored.
+  // Records from before this change (no lease): one old enough to be orphaned, whose Extraction-tier file was never
+  // stored; one just opened, which an instance of the old version may still be extracting (a rolling deploy).
   await db.updateTable('documents').set({ blobKey: null, blobTemporary: false }).where('id', '=', (await row(legacy)).documentId).execute();
+  await db.updateTable('invoices').set({ processingOwner: null, leaseUntil: null, createdAt: sql<Date>`now() - interval '6 minutes'` }).where('id', '=', legacy).execute();
+  const inFlight = await crashedUpload(dead, temp, await makeInvoicePdf(produceInvoice));
+  await db.updateTable('invoices').set({ processingOwner: null, leaseUntil: null }).where('id', '=', inFlight).execute();
   await db.updateTable('invoices').set({ extractionAttempts: 2 }).where('id', '=', twice).execute();
   // A temporary blob whose record ended just before a crash (between recording the end and deleting the blob).
   const ended = await crashedUpload(dead, temp, await makeInvoicePdf(produceInvoice));
   const endedKey = (await row(ended)).blobKey!;
   await db.updateTable('invoices').set({ status: 'failed', error: 'no invoice could be found in the document' }).where('id', '=', ended).execute();
-  await db.updateTable('invoices').set({ leaseUntil: sql<Date>`now() - interval '1 second'` }).where('status', '=', 'processing').execute();
+  await db.updateTable('invoices').set({ leaseUntil: sql<Date>`now() - interval '1 second'` }).where('processingOwner', '=', 'instance-dead').where('status', '=', 'processing').execute();
 
   expect(await sweeper.recovery.sweep({ anyOwner: false })).toBe(4);
   expect(await row(kept)).toMatchObject({ status: 'processed', blobKey: keptKey });
@@ -191,6 +195,7 @@ test('a record without its bytes, or interrupted twice, ends failed with the rea
   await expect(blobs.get(twiceKey)).rejects.toBeInstanceOf(BlobNotFoundError);
   expect(await row(legacy)).toMatchObject({ status: 'failed', error: 'processing was interrupted and the file was not kept; upload it again' });
   expect(await row(ended)).toMatchObject({ status: 'failed', blobKey: null });
+  expect(await row(inFlight)).toMatchObject({ status: 'processing', extractionAttempts: 1 });
   await expect(blobs.get(endedKey)).rejects.toBeInstanceOf(BlobNotFoundError);
 
   const events = [...(await listEvents(db, storage.tenantId)), ...(await listEvents(db, extraction.tenantId))];
