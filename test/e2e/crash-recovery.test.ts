@@ -11,7 +11,7 @@ import { startServerProcess } from '../helpers/process.ts';
 
 // kill -9 while two uploads are being extracted, restart on the same DATA_DIR: both records end `processed`
 // within 60 s, each with one terminal event, the kept file stays and the temporary copy goes.
-// The window is real work, not a test hook: the documents are scanned PDFs (3 and 2 pages), which take seconds to OCR.
+// The window is real work, not a test hook: the documents are scanned PDFs (2 pages each), which take seconds to OCR.
 const running: ChildProcess[] = [];
 afterAll(() => running.forEach((p) => p.exitCode === null && p.kill('SIGKILL')));
 
@@ -52,7 +52,7 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
       WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s',
     };
     const [produce, paper] = await Promise.all([
-      makeScannedInvoicePdf({ ...produceInvoice, linesPerPage: 3 }),
+      makeScannedInvoicePdf({ ...produceInvoice, linesPerPage: 4 }),
       makeScannedInvoicePdf({ ...paperGoodsInvoice, linesPerPage: 2 }),
     ]);
     const first = await startServerProcess(env, running);
@@ -138,7 +138,7 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
         [paperGoodsInvoice.vendor]: { extractionAttempts: 2, processingOwner: null, blobKey: null, blobTemporary: true, channel: 'graphql' },
       });
       const usage = await database.db.selectFrom('usageRecords').select(['channel', 'pages']).orderBy('channel').execute();
-      expect(usage).toEqual([{ channel: 'graphql', pages: 2 }, { channel: 'v1', pages: 3 }]); // metered once each
+      expect(usage).toEqual([{ channel: 'graphql', pages: 2 }, { channel: 'v1', pages: 2 }]); // metered once each
     } finally {
       await database.close();
     }
