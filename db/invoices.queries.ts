@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Expression, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB, InvoiceLineItemsTable, InvoicesTable } from './types.ts';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
@@ -8,11 +8,11 @@ export type InvoiceLineItemRow = Selectable<InvoiceLineItemsTable>;
 export async function insertInvoice(
   db: Kysely<DB>,
   tenantId: string,
-  invoice: { documentId: string; storeId: string | null },
+  invoice: { documentId: string; storeId: string | null; processingOwner?: string; leaseUntil?: Expression<Date> },
 ): Promise<InvoiceRow> {
   return db
     .insertInto('invoices')
-    .values({ tenantId, documentId: invoice.documentId, storeId: invoice.storeId, fieldConfidences: '{}' })
+    .values({ ...invoice, tenantId, fieldConfidences: '{}' })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

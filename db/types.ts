@@ -84,6 +84,11 @@ export interface DocumentsTable {
   sha256: string;
   originalName: string | null;
   blobKey: string | null;
+  /** The blob is a copy held only while the document is extracted (tiers that do not keep files). */
+  blobTemporary: Generated<boolean>;
+  /** Who uploaded it and how: a document recovered after a crash is metered as its upload would have been. */
+  apiKeyId: string | null;
+  channel: UsageChannel | null;
   pageCount: number | null;
   createdAt: Timestamp;
 }
@@ -109,6 +114,11 @@ export interface InvoicesTable {
   pages: ColumnType<number[], number[] | undefined, number[]>;
   createdAt: Timestamp;
   processedAt: Timestamp | null;
+  /** While `processing`: the instance extracting it, until `leaseUntil` (renewed while it works). */
+  processingOwner: string | null;
+  leaseUntil: Timestamp | null;
+  /** Extractions started (the upload's, then one per recovery after a crash). */
+  extractionAttempts: Generated<number>;
 }
 
 export interface LineItemsTable {

@@ -23,6 +23,8 @@ const Env = z.object({
   EMBEDDINGS_DIMENSIONS: z.coerce.number().int().positive().max(65_536).optional(),
   EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
   EVENTS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  // Lease on an invoice being extracted (src/extraction-lease.ts); with DATABASE_URL, sweeps run every half of it.
+  EXTRACTION_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   // Webhooks (src/webhooks.service.ts): delays before each retry; DESIGN §7's schedule by default.
   WEBHOOK_RETRY_SCHEDULE: z.string().default('5s,5m,30m,2h,5h,10h,10h').transform(parseDurations),
   OUTBOUND_ALLOW_LOOPBACK: z.enum(['0', '1']).default('0'),
@@ -67,6 +69,11 @@ export interface Config {
   embedder: EmbedderConfig;
   /** How often each instance reads new outbox events for its subscribers and webhooks. */
   eventsPollMs: number;
+  /**
+   * How long an instance's claim on an invoice it is extracting lasts unless renewed (every third of it); with a
+   * shared database, a record whose lease ran out is resumed by another instance.
+   */
+  extractionLeaseMs: number;
   /** Delays (ms) before each retry of a failed webhook delivery; after the last one the delivery fails. */
   webhookRetryScheduleMs: number[];
   /** Outgoing calls may target loopback addresses (and http:// to them): local development and tests only. */
@@ -128,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { kind: 'openai', baseUrl: e.EMBEDDINGS_URL!, model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY, dimensions: e.EMBEDDINGS_DIMENSIONS }
         : { kind: 'local', cacheDir: path.resolve(e.EMBEDDINGS_CACHE_DIR ?? path.join(e.DATA_DIR, 'embeddings')) },
     eventsPollMs: e.EVENTS_POLL_MS,
+    extractionLeaseMs: e.EXTRACTION_LEASE_MS,
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
     outboundAllowLoopback: e.OUTBOUND_ALLOW_LOOPBACK === '1',
     rateLimitStore: e.RATE_LIMIT_STORE,

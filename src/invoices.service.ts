@@ -11,10 +11,12 @@ import {
   listInvoiceLineItems,
   updateInvoice,
 } from '../db/invoices.queries.ts';
+import { leaseExpiry, lockOwnedProcessing } from '../db/extraction-leases.queries.ts';
 import { appendEvent } from '../db/outbox.queries.ts';
 import type { DB, DocumentsTable } from '../db/types.ts';
 import { addVendorSpend, upsertVendor } from '../db/vendors.queries.ts';
 import type { Principal } from './auth/authenticate.ts';
+import { type ExtractionLease, LeaseLostError } from './extraction-lease.ts';
 import type { ExtractedInvoiceFields, ExtractedLineItem } from './extraction/types.ts';
 import { type Connection, pageRequest, toConnection } from './pagination.ts';
 import type { TenantsService } from './tenants.service.ts';
@@ -52,7 +54,12 @@ export interface Invoice {
   createdAt: Date;
 }
 
-export type NewDocument = Omit<DocumentsTable, 'id' | 'tenantId' | 'createdAt' | 'kind'>;
+/** A document row to write; where the bytes went and who sent them are left out by callers with no file to keep. */
+export type NewDocument = Omit<DocumentsTable, 'id' | 'tenantId' | 'createdAt' | 'kind' | 'blobTemporary' | 'apiKeyId' | 'channel'> & {
+  blobTemporary?: boolean;
+  apiKeyId?: string | null;
+  channel?: DocumentsTable['channel'];
+};
 
 /**
  * Recording invoices: every state change and its outbox event share one transaction
@@ -74,8 +81,14 @@ export interface InvoiceListArgs {
 
 export function createInvoicesService(
   db: Kysely<DB>,
-  deps: { categorize: Categorize; tenants: TenantsService; /** Outbox events were committed. */ written?: () => void },
+  deps: { categorize: Categorize; tenants: TenantsService; lease: ExtractionLease; /** Outbox events were committed. */ written?: () => void },
 ) {
+  const { owner } = deps.lease;
+  /** Inside a recording transaction: the started invoice is still ours to end (exactly one terminal event). */
+  async function ownIt(trx: Kysely<DB>, started: Invoice): Promise<void> {
+    if (!(await lockOwnedProcessing(trx, started.tenantId, started.id, owner))) throw new LeaseLostError(started.id);
+  }
+
   /** Runs a recording transaction, then tells the dispatcher its outbox events are there. */
   async function recording<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
     const result = await db.transaction().execute(work);
@@ -89,11 +102,11 @@ export function createInvoicesService(
   }
 
   return {
-    /** Stores the uploaded document and opens its invoice in `processing`. */
+    /** Records the uploaded document (and where its bytes go) and opens its invoice in `processing`, leased to us. */
     async start(tenantId: string, document: NewDocument, storeId: string | null): Promise<Invoice> {
       return recording(async (trx) => {
         const doc = await insertDocument(trx, tenantId, { ...document, kind: 'invoice' });
-        const row = await insertInvoice(trx, tenantId, { documentId: doc.id, storeId });
+        const row = await insertInvoice(trx, tenantId, { documentId: doc.id, storeId, processingOwner: owner, leaseUntil: leaseExpiry(deps.lease.ms) });
         const invoice = toInvoice(row);
         await appendEvent(trx, tenantId, { type: 'invoice.created', subjectId: row.id, payload: resource(invoice, []) });
         return invoice;
@@ -111,6 +124,7 @@ export function createInvoicesService(
       const categories = await Promise.all(extracted.map((f) => deps.categorize(f.lineItems, { vendorName: f.vendorName })));
       // The recorded invoices with the lines just written (no second read).
       return recording(async (trx) => {
+        await ownIt(trx, started);
         const out: Array<Invoice & { lineItems: LineItem[] }> = [];
         for (const [i, fields] of extracted.entries()) {
           let id = started.id;
@@ -150,6 +164,7 @@ export function createInvoicesService(
             fieldConfidences: JSON.stringify(fields.fieldConfidences),
             pages: fields.pages,
             processedAt: new Date(),
+            ...ENDED,
           });
           await appendEvent(trx, tenantId, { type: 'invoice.processed', subjectId: id, payload: resource(toInvoice(row), lineItems) });
           out.push({ ...toInvoice(row), lineItems });
@@ -191,7 +206,8 @@ export function createInvoicesService(
     /** Ends the invoice `failed`, keeping why. */
     async fail(started: Invoice, reason: string): Promise<Invoice> {
       return recording(async (trx) => {
-        const row = await updateInvoice(trx, started.tenantId, started.id, { status: 'failed', error: reason, processedAt: new Date() });
+        await ownIt(trx, started);
+        const row = await updateInvoice(trx, started.tenantId, started.id, { status: 'failed', error: reason, processedAt: new Date(), ...ENDED });
         const invoice = toInvoice(row);
         await appendEvent(trx, started.tenantId, { type: 'invoice.failed', subjectId: row.id, payload: resource(invoice, []) });
         return invoice;
@@ -238,6 +254,9 @@ export function resource(invoice: Invoice, lineItems: readonly LineItem[]) {
   };
 }
 
+/** A record that ended holds no lease. */
+const ENDED = { processingOwner: null, leaseUntil: null } as const;
+
 const round = (v: number | null, places: number) => (v === null ? null : Math.round(v * 10 ** places) / 10 ** places);
 
 /** A line as its columns keep it (quantity and unit price to 4 places, total to 2), so what an upload returns is what GET reads. */
@@ -248,7 +267,7 @@ export function asStored(item: ExtractedLineItem, costCategory: string): LineIte
 /** A numeric column (text from pg) as a number. */
 export const num = (v: string | null) => (v === null ? null : Number(v));
 
-function toInvoice(r: InvoiceRow): Invoice {
+export function toInvoice(r: InvoiceRow): Invoice {
   return {
     id: r.id,
     tenantId: r.tenantId,

@@ -15,6 +15,7 @@ import { createContextFactory } from './context.ts';
 import { openEmbedder } from './embeddings/open.ts';
 import { createDispatcher } from './events/dispatcher.ts';
 import { createExtractor } from './extraction/create-extractor.ts';
+import { newLease } from './extraction-lease.ts';
 import { createDocumentReader } from './extraction/reader.ts';
 import { enforceDeadlines } from './graphql/deadline.ts';
 import { createOperationGuard } from './graphql/limits.ts';
@@ -120,8 +121,9 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const adapterSources = { allowLoopback: webhooks.allowLoopback, ca: webhooks.ca, resolve: webhooks.resolve, ...config.objectSources };
     // Links handed out (setup, embed sign-in) use PUBLIC_URL, or the real port once listening when it is the default.
     let publicUrl = config.publicUrl;
+    const lease = newLease(config.extractionLeaseMs);
     const services = createServices(db, {
-      reader, extractor, blobs, embedder, log: app.log, webhooks, rateLimiter, now: options.now, adapterSources, publicUrl: () => publicUrl,
+      reader, extractor, blobs, embedder, log: app.log, webhooks, rateLimiter, now: options.now, adapterSources, publicUrl: () => publicUrl, lease,
     });
     const index = await services.search.prepare();
     if (index.dropped || index.stale) {
@@ -161,6 +163,13 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     await dispatcher.start();
     onFailure.push(() => dispatcher.stop());
 
+    // Invoices a dead process left `processing`: with the embedded database (this process holds its lock) every one
+    // is orphaned; on a shared database only those whose lease ran out, looked for again every half lease. The first
+    // look happens before listening; re-extraction runs in the background while the server answers.
+    const recovery = services.recovery.start({ anyOwner: lock !== undefined, everyMs: database.kind === 'postgres' ? lease.ms / 2 : undefined });
+    onFailure.push(() => recovery.stop());
+    await recovery.ready;
+
     await app.listen({ port: config.port, host: config.host });
     // Webhook deliveries are sent from the database queue (a delivery is a row: nothing is lost on a crash).
     const webhookDelivery = services.webhooks.startDelivery();
@@ -188,6 +197,9 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
         (closing ??= (async () => {
           await graphql.stop();
           await app.close();
+          // A record being resumed is finished first (stopping the reader under it would record it failed).
+          await recovery.stop();
+          services.keeper.stop();
           await dispatcher.stop();
           await webhookDelivery.stop();
           await extractor.close();

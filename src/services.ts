@@ -11,6 +11,10 @@ import type { Embedder } from './embeddings/embedder.ts';
 import type { DocumentExtractor } from './extraction/extractor.ts';
 import { createLocalExtractor } from './extraction/local.extractor.ts';
 import type { DocumentReader } from './extraction/reader.ts';
+import { createLeaseKeeper, type ExtractionLease, newLease } from './extraction-lease.ts';
+import { createExtractionRecovery } from './extraction-recovery.ts';
+import { renewLeases } from '../db/extraction-leases.queries.ts';
+import { createInvoiceExtraction } from './invoice-extraction.ts';
 import { taxCategoryForReceipt } from './extraction/tax-categories.ts';
 import { createInventoryService } from './inventory.service.ts';
 import { createInvoicesService } from './invoices.service.ts';
@@ -52,6 +56,8 @@ export interface Infrastructure {
    * public https only, with the webhooks' test-only CA and resolver, S3 in us-east-1.
    */
   adapterSources?: SourceSettings;
+  /** This instance's lease on the invoices it extracts (EXTRACTION_LEASE_MS); default: a new owner, 30 s. */
+  lease?: ExtractionLease;
 }
 
 /** Every domain service, built once per process over one database. */
@@ -60,7 +66,8 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
   const events = new EventPubSub();
   const written = () => events.written();
   const categorize = createCategorizer(infra.embedder);
-  const invoices = createInvoicesService(db, { categorize, tenants, written });
+  const lease = infra.lease ?? newLease();
+  const invoices = createInvoicesService(db, { categorize, tenants, lease, written });
   const receipts = createReceiptsService(db, {
     categorize,
     written,
@@ -74,6 +81,9 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
   const provisioning = createProvisioningService(db, { tenants, publicUrl, now: infra.now });
   const search = createSearchService(db, { embedder: infra.embedder, tenants, vendors, invoices, receipts });
   const credentialChanges = new EventEmitter();
+  const extractor = infra.extractor ?? createLocalExtractor(infra.reader);
+  const keeper = createLeaseKeeper(lease, (ids) => renewLeases(db, lease.owner, ids, lease.ms), infra.log);
+  const extraction = createInvoiceExtraction(db, { extractor, blobs: infra.blobs, invoices, search, usage, keeper, log: infra.log });
   return {
     authenticate: createAuthenticator(db),
     /** Whether the keys and sessions of open connections are still live; `changed` fires when this process revokes one. */
@@ -99,10 +109,13 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     branding: createBrandingService(db),
     /** Live domain events of this process (fed by the dispatcher from the outbox). */
     events,
-    uploads: createUploadsService({ ...infra, extractor: infra.extractor ?? createLocalExtractor(infra.reader), tenants, invoices, receipts, search, usage }),
+    uploads: createUploadsService({ ...infra, extractor, extraction, tenants, invoices, receipts, search, usage }),
+    /** Finishes invoices a dead process left `processing` (main starts it; `keeper.stop()` on shutdown). */
+    recovery: createExtractionRecovery(db, { extraction, blobs: infra.blobs, keeper, lease, log: infra.log }),
+    keeper,
     /** POST /api/v1/partner/extract: documents from object storage, shaped by the partner's profiles. */
     adapter: createAdapterService(db, {
-      extractor: infra.extractor ?? createLocalExtractor(infra.reader),
+      extractor,
       categorize,
       taxCategorize: (fields) => taxCategoryForReceipt(fields, fields.lineItems),
       tenants,

@@ -5,6 +5,8 @@ import { type DocumentExtractor, ExtractionServiceError, MIME_TYPES as MIME } fr
 import { type DocumentKind, type FileType, UnreadableDocumentError, UnsupportedFileError } from './extraction/types.ts';
 import { sniffFileType } from './extraction/sniff.ts';
 import type { UploadedFile } from './http/multipart.ts';
+import { isUuid } from './ids.ts';
+import { indexQuietly, type InvoiceExtraction, meterQuietly } from './invoice-extraction.ts';
 import type { Invoice, InvoicesService, LineItem, NewDocument } from './invoices.service.ts';
 import type { Receipt, ReceiptsService, UseType } from './receipts.service.ts';
 import type { SearchService } from './search.service.ts';
@@ -23,14 +25,21 @@ export interface UploadOptions {
 }
 
 /**
- * Uploads, end to end and synchronously (access is checked by the resolver): check the input, sniff the bytes, keep the file when the tier
- * (or the caller) asks for it, extract its fields (the configured provider: local engine or Document AI), and record
- * the result with its events. Files that are not an accepted type are 400 before anything is recorded; an invoice
- * whose content cannot be read (corrupt, encrypted, no text), or that the extraction service failed on, is recorded
- * `failed` with the reason.
+ * Uploads, end to end and synchronously (access is checked by the resolver): check the input, sniff the bytes, and
+ * extract the fields (the configured provider: local engine or Document AI). Files that are not an accepted type are
+ * 400 before anything is recorded.
+ *
+ * Invoices: the document row (pointing at its blob) and the `processing` record are written first, the bytes are
+ * stored before extraction starts, so a crash at any point leaves a record that start-up recovery finishes from the
+ * blob (extraction-recovery.ts). Tiers that do not keep files get a temporary blob, deleted once the record ends.
+ * An invoice whose content cannot be read, or that the extraction service failed on, is recorded `failed`.
+ *
+ * Receipts have no `processing` record: they are extracted from the request's bytes and recorded only when done,
+ * so a crash leaves nothing behind but a failed request; a kept file is stored right before the record.
  */
 export function createUploadsService(deps: {
   extractor: DocumentExtractor;
+  extraction: InvoiceExtraction;
   blobs: BlobStore;
   tenants: TenantsService;
   invoices: InvoicesService;
@@ -39,29 +48,13 @@ export function createUploadsService(deps: {
   usage: UsageService;
   log: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void };
 }) {
-  /** Every processed document is metered once; a metering failure is logged loudly but does not undo the upload. */
-  async function meter(principal: Principal, doc: Parameters<UsageService['record']>[1]): Promise<void> {
-    try {
-      await deps.usage.record(principal, doc);
-    } catch (err) {
-      (deps.log.error ?? deps.log.warn).call(deps.log, { err, documentId: doc.documentId }, 'metering a processed document failed');
-    }
-  }
-
-  /**
-   * Makes new records searchable. A failed index write (e.g. a remote embedder down) does not fail the upload:
-   * the record is stored, the failure is logged, and `npm run admin -- reindex` catches up.
-   */
-  async function indexQuietly(what: string, work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-    } catch (err) {
-      deps.log.warn({ err }, `search indexing of ${what} failed; run \`npm run admin -- reindex\``);
-    }
-  }
-
-  /** Sniffs the bytes and, when the file is to be kept, stores it; returns the document row's contents. */
-  async function intake(principal: Principal, tenantId: string, kind: DocumentKind, options: UploadOptions): Promise<NewDocument> {
+  /** Sniffs the bytes and describes the document row: where its bytes go, whether they are kept, who sent them. */
+  function intake(
+    principal: Principal,
+    tenantId: string,
+    kind: DocumentKind,
+    options: UploadOptions,
+  ): { document: NewDocument; fileType: FileType; blob: { key: string; temporary: boolean }; channel: Channel } {
     const { file } = options;
     let fileType: FileType;
     try {
@@ -71,17 +64,21 @@ export function createUploadsService(deps: {
       throw err;
     }
     const keep = options.keepFile ?? principal.partner.tier !== 'extraction';
-    const blobKey = keep ? `${tenantId}/${kind}s/${randomUUID()}.${fileType === 'jpeg' ? 'jpg' : fileType}` : null;
-    if (blobKey) await deps.blobs.put(blobKey, file.bytes, MIME[fileType]);
-    return {
+    const blob = { key: `${tenantId}/${kind}s/${randomUUID()}.${fileType === 'jpeg' ? 'jpg' : fileType}`, temporary: !keep };
+    const channel = options.channel ?? 'graphql';
+    const document: NewDocument = {
       fileType,
       mimeType: MIME[fileType],
       sizeBytes: file.bytes.length,
       sha256: createHash('sha256').update(file.bytes).digest('hex'),
       originalName: file.filename?.slice(0, 255) ?? null,
-      blobKey,
+      blobKey: blob.key,
+      blobTemporary: blob.temporary,
+      apiKeyId: isUuid(principal.keyId) ? principal.keyId : null,
+      channel,
       pageCount: null,
     };
+    return { document, fileType, blob, channel };
   }
 
   return {
@@ -91,40 +88,28 @@ export function createUploadsService(deps: {
     ): Promise<Array<Invoice & { lineItems?: LineItem[] }>> {
       const tenantId = await deps.tenants.resolve(principal, options.tenantId);
       if (options.storeId != null) await deps.tenants.requireStore(tenantId, options.storeId);
-      const document = await intake(principal, tenantId, 'invoice', options);
-      const started = await deps.invoices.start(tenantId, document, options.storeId ?? null);
-      try {
-        const { pageCount, invoices: extracted } = await deps.extractor.extractInvoices(options.file.bytes, document.fileType);
-        await deps.invoices.recordPageCount(started, pageCount);
-        if (extracted.length === 0) return [await deps.invoices.fail(started, 'no invoice could be found in the document')];
-        const invoices = await deps.invoices.complete(started, extracted);
-        await meter(principal, { tenantId, documentId: started.documentId, kind: 'invoice', pages: pageCount, channel: options.channel ?? 'graphql' });
-        await indexQuietly('invoices', () => deps.search.indexUploadedInvoices(invoices));
-        return invoices;
-      } catch (err) {
-        if (err instanceof UnreadableDocumentError) return [await deps.invoices.fail(started, err.message)];
-        if (err instanceof ExtractionServiceError) {
-          deps.log.warn({ err, cause: err.cause }, 'invoice extraction failed in the extraction service');
-          return [await deps.invoices.fail(started, err.message)];
-        }
-        // Nothing is left in `processing`: the record says it failed, the caller gets a 500 with a correlation id.
-        await deps.invoices.fail(started, 'an internal error stopped processing; the upload can be retried').catch(() => undefined);
-        throw err;
-      }
+      const { document, fileType, blob, channel } = intake(principal, tenantId, 'invoice', options);
+      const invoice = await deps.invoices.start(tenantId, document, options.storeId ?? null);
+      return deps.extraction.run({ invoice, bytes: options.file.bytes, fileType, blob, storeFirst: true, payer: principal, channel });
     },
 
     async uploadReceipt(principal: Principal, options: UploadOptions & { useType?: UseType | null }): Promise<Receipt & { lineItems: LineItem[] }> {
       const tenantId = await deps.tenants.resolve(principal, options.tenantId);
-      let document: NewDocument | undefined;
+      const { document, fileType, blob, channel } = intake(principal, tenantId, 'receipt', options);
+      const kept = blob.temporary ? null : blob.key;
+      let stored = false;
       try {
-        document = await intake(principal, tenantId, 'receipt', options);
-        const { pageCount, receipt: fields } = await deps.extractor.extractReceipt(options.file.bytes, document.fileType);
-        const receipt = await deps.receipts.record(tenantId, { ...document, pageCount }, fields, options.useType ?? 'business');
-        await meter(principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel: options.channel ?? 'graphql' });
-        await indexQuietly('a receipt', () => deps.search.indexReceipts([receipt]));
+        const { pageCount, receipt: fields } = await deps.extractor.extractReceipt(options.file.bytes, fileType);
+        if (kept) {
+          await deps.blobs.put(kept, options.file.bytes, document.mimeType);
+          stored = true;
+        }
+        const receipt = await deps.receipts.record(tenantId, { ...document, blobKey: kept, blobTemporary: false, pageCount }, fields, options.useType ?? 'business');
+        await meterQuietly(deps.usage, deps.log, principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel });
+        await indexQuietly(deps.log, 'a receipt', () => deps.search.indexReceipts([receipt]));
         return receipt;
       } catch (err) {
-        if (document?.blobKey) await deps.blobs.delete(document.blobKey).catch(() => undefined);
+        if (stored && kept) await deps.blobs.delete(kept).catch(() => undefined);
         if (err instanceof UnreadableDocumentError) throw InvalidInput.field('file', `could not be read as a receipt: ${err.message}`);
         if (err instanceof ExtractionServiceError) {
           deps.log.warn({ err, cause: err.cause }, 'receipt extraction failed in the extraction service');

@@ -37,6 +37,12 @@ export function monthPeriod(at: Date, period?: string | null): { start: Date; en
   return { start: new Date(Date.UTC(y, m, 1)), end: new Date(Date.UTC(y, m + 1, 1)) };
 }
 
+/** Who a processed document is charged to: the partner (at its tier or custom price) and the key that sent it. */
+export interface Payer {
+  keyId: string | null;
+  partner: { id: string; tier: Tier };
+}
+
 export function createUsageService(db: Kysely<DB>, deps: { rateLimits: RateLimiter; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
 
@@ -69,20 +75,20 @@ export function createUsageService(db: Kysely<DB>, deps: { rateLimits: RateLimit
   return {
     /**
      * Meters one processed document (file) at the partner's price: the custom price when set, else the tier's
-     * list price. Idempotent per document.
+     * list price. Idempotent per document. A Principal is a Payer; a document recovered after a crash names its own.
      */
-    async record(principal: Principal, doc: { tenantId: string; documentId: string; kind: DocumentKind; pages: number | null; channel: Channel }) {
-      const custom = await partnerPrice(db, principal.partner.id);
+    async record(payer: Payer, doc: { tenantId: string; documentId: string; kind: DocumentKind; pages: number | null; channel: Channel }) {
+      const custom = await partnerPrice(db, payer.partner.id);
       await insertUsageRecord(db, {
-        partnerId: principal.partner.id,
+        partnerId: payer.partner.id,
         tenantId: doc.tenantId,
-        apiKeyId: principal.keyId,
+        apiKeyId: payer.keyId,
         documentId: doc.documentId,
         kind: doc.kind,
         pages: Math.max(1, doc.pages ?? 1),
         channel: doc.channel,
-        tier: principal.partner.tier,
-        price: custom ?? LIST_PRICE_USD[principal.partner.tier],
+        tier: payer.partner.tier,
+        price: custom ?? LIST_PRICE_USD[payer.partner.tier],
       });
     },
 

@@ -3,6 +3,7 @@ import type { Database } from '../../db/connect.ts';
 import { listEvents } from '../../db/outbox.queries.ts';
 import { createCategorizer } from '../../src/extraction/categorizer.ts';
 import type { ExtractedInvoiceFields } from '../../src/extraction/types.ts';
+import { newLease } from '../../src/extraction-lease.ts';
 import { createInvoicesService, type NewDocument } from '../../src/invoices.service.ts';
 import { createTenantsService } from '../../src/tenants.service.ts';
 import { createPartnersService } from '../../src/partners.service.ts';
@@ -47,7 +48,7 @@ function fields(over: Partial<ExtractedInvoiceFields>): ExtractedInvoiceFields {
 beforeAll(async () => {
   database = await freshDatabase();
   ({ tenantId } = await createPartnersService(database.db).createPartner({ name: 'Rec', tier: 'storage' }));
-  invoices = createInvoicesService(database.db, { categorize: createCategorizer(null), tenants: createTenantsService(database.db) });
+  invoices = createInvoicesService(database.db, { categorize: createCategorizer(null), tenants: createTenantsService(database.db), lease: newLease() });
 });
 afterAll(() => database?.close());
 

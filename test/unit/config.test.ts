@@ -60,3 +60,9 @@ test('webhooks: DESIGN §7 retry schedule by default; WEBHOOK_RETRY_SCHEDULE and
     expect(() => loadConfig(bad)).toThrow(new RegExp(Object.keys(bad)[0]!));
   }
 });
+
+test('extraction lease: 30 s by default; EXTRACTION_LEASE_MS from 1 s to 10 min', () => {
+  expect(loadConfig({}).extractionLeaseMs).toBe(30_000);
+  expect(loadConfig({ EXTRACTION_LEASE_MS: '5000' }).extractionLeaseMs).toBe(5000);
+  for (const bad of ['999', '600001', 'soon']) expect(() => loadConfig({ EXTRACTION_LEASE_MS: bad })).toThrow(/EXTRACTION_LEASE_MS/);
+});
