@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { UnreadableDocumentError } from './types.ts';
 import type { Word } from './types.ts';
 import { textItemsToWords } from './text-words.ts';
+import { hasInk, INK_CHECK_DPI, paintsSomething } from './blank-page.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PDFDocumentProxy = import('pdfjs-dist/legacy/build/pdf.mjs').PDFDocumentProxy;
@@ -66,6 +67,8 @@ export interface OpenedPdf {
    * Returns null when no canvas implementation is available.
    */
   renderPage(pageNumber: number, dpi: number, maxSide?: number): Promise<RenderedPage | null>;
+  /** The page marks nothing (see blank-page.ts). False when that cannot be told (no canvas to look for ink). */
+  isBlankPage(pageNumber: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -130,6 +133,38 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
     }
   }
 
+  /** Render a page over white at `dpi` (long side capped at `maxSide` px) and hand the canvas to `use`; null without a canvas. */
+  async function draw<T>(page: PDFPageProxy, dpi: number, maxSide: number, use: (canvas: any, context: any, w: number, h: number, scale: number) => Promise<T>): Promise<T | null> {
+    if (!canRasterisePdf()) {
+      page.cleanup();
+      return null;
+    }
+    const base = page.getViewport({ scale: 1 });
+    let scale = dpi / 72;
+    const longest = Math.max(base.width, base.height) * scale;
+    if (longest > maxSide) scale *= maxSide / longest;
+    const viewport = page.getViewport({ scale });
+    const w = Math.max(1, Math.ceil(viewport.width));
+    const h = Math.max(1, Math.ceil(viewport.height));
+    const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: any; context: any }; destroy(c: unknown): void } }).canvasFactory;
+    const cc = factory.create(w, h);
+    try {
+      cc.context.fillStyle = '#ffffff';
+      cc.context.fillRect(0, 0, w, h);
+      await page.render({ canvas: cc.canvas, canvasContext: cc.context, viewport }).promise;
+      return await use(cc.canvas, cc.context, w, h, scale);
+    } catch (err) {
+      throw describePdfError(err);
+    } finally {
+      try {
+        factory.destroy(cc);
+      } catch {
+        /* ignore */
+      }
+      page.cleanup();
+    }
+  }
+
   return {
     numPages: doc.numPages,
     async readTextPage(pageNumber) {
@@ -155,33 +190,25 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
       };
     },
     async renderPage(pageNumber, dpi, maxSide = 4000) {
-      if (!canRasterisePdf()) return null;
       const page = await getPage(pageNumber);
-      const base = page.getViewport({ scale: 1 });
-      let scale = dpi / 72;
-      const longest = Math.max(base.width, base.height) * scale;
-      if (longest > maxSide) scale *= maxSide / longest;
-      const viewport = page.getViewport({ scale });
-      const w = Math.max(1, Math.ceil(viewport.width));
-      const h = Math.max(1, Math.ceil(viewport.height));
-      const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: any; context: any }; destroy(c: unknown): void } }).canvasFactory;
-      const cc = factory.create(w, h);
+      return draw(page, dpi, maxSide, async (canvas, _, w, h, scale) => ({ png: (await canvas.encode('png')) as Buffer, widthPx: w, heightPx: h, scale }));
+    },
+    async isBlankPage(pageNumber) {
+      const page = await getPage(pageNumber);
+      let ops;
       try {
-        cc.context.fillStyle = '#ffffff';
-        cc.context.fillRect(0, 0, w, h);
-        await page.render({ canvas: cc.canvas, canvasContext: cc.context, viewport }).promise;
-        const png: Buffer = await cc.canvas.encode('png');
-        return { png, widthPx: w, heightPx: h, scale };
+        ops = await page.getOperatorList();
       } catch (err) {
-        throw describePdfError(err);
-      } finally {
-        try {
-          factory.destroy(cc);
-        } catch {
-          /* ignore */
-        }
         page.cleanup();
+        throw describePdfError(err);
       }
+      if (!paintsSomething(pdfjs.OPS, ops.fnArray, ops.argsArray)) {
+        page.cleanup();
+        return true;
+      }
+      // It paints something, perhaps only white or outside the page: look for ink in a small render.
+      const ink = await draw(page, INK_CHECK_DPI, Infinity, async (_, context, w, h) => hasInk(context.getImageData(0, 0, w, h).data));
+      return ink === false;
     },
     async close() {
       await doc.destroy().catch(() => undefined);
