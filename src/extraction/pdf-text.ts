@@ -23,7 +23,8 @@ const WASM = withSlash(path.join(pdfjsDir, 'wasm'));
 const ICCS = withSlash(path.join(pdfjsDir, 'iccs'));
 
 let pdfjsPromise: Promise<PdfJs> | undefined;
-function loadPdfJs(): Promise<PdfJs> {
+/** pdf.js, loaded once per thread (a second or more on a cold worker: reading workers load it when they start). */
+export function loadPdfJs(): Promise<PdfJs> {
   pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((m) => {
     m.GlobalWorkerOptions.workerSrc ||= require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs');
     return m;
