@@ -85,6 +85,8 @@ export interface DocumentsTable {
   originalName: string | null;
   blobKey: string | null;
   pageCount: number | null;
+  /** What reading left out (budgets, blank pages); empty when the document was read whole. */
+  notes: Generated<string[]>;
   createdAt: Timestamp;
 }
 

@@ -94,8 +94,8 @@ export function createUploadsService(deps: {
       const document = await intake(principal, tenantId, 'invoice', options);
       const started = await deps.invoices.start(tenantId, document, options.storeId ?? null);
       try {
-        const { pageCount, invoices: extracted } = await deps.extractor.extractInvoices(options.file.bytes, document.fileType);
-        await deps.invoices.recordPageCount(started, pageCount);
+        const { pageCount, invoices: extracted, notes } = await deps.extractor.extractInvoices(options.file.bytes, document.fileType, { lane: tenantId });
+        await deps.invoices.recordReading(started, { pageCount, notes });
         if (extracted.length === 0) return [await deps.invoices.fail(started, 'no invoice could be found in the document')];
         const invoices = await deps.invoices.complete(started, extracted);
         await meter(principal, { tenantId, documentId: started.documentId, kind: 'invoice', pages: pageCount, channel: options.channel ?? 'graphql' });
@@ -118,8 +118,8 @@ export function createUploadsService(deps: {
       let document: NewDocument | undefined;
       try {
         document = await intake(principal, tenantId, 'receipt', options);
-        const { pageCount, receipt: fields } = await deps.extractor.extractReceipt(options.file.bytes, document.fileType);
-        const receipt = await deps.receipts.record(tenantId, { ...document, pageCount }, fields, options.useType ?? 'business');
+        const { pageCount, receipt: fields, notes } = await deps.extractor.extractReceipt(options.file.bytes, document.fileType, { lane: tenantId });
+        const receipt = await deps.receipts.record(tenantId, { ...document, pageCount, notes }, fields, options.useType ?? 'business');
         await meter(principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel: options.channel ?? 'graphql' });
         await indexQuietly('a receipt', () => deps.search.indexReceipts([receipt]));
         return receipt;
