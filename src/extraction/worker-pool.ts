@@ -45,14 +45,16 @@ export interface ReadJobInput {
 export interface RunOptions {
   /** Give the pool `bytes`' underlying ArrayBuffer instead of a copy: the caller's buffer is detached. */
   transfer?: boolean;
+  /** Hard time limit of one slice (default: the pool's). */
   timeoutMs?: number;
   /** Whose document this is (a tenant id): documents are interleaved fairly across lanes. Default: one shared lane. */
   lane?: string;
 }
 
-export const DEFAULT_JOB_TIMEOUT_MS = 55_000;
+/** Under the 60 s at which clients commonly give up; only a hung worker gets near it (a slice is a page or ~SLICE_MS). */
+const DEFAULT_SLICE_TIMEOUT_MS = 55_000;
 /** Long enough that a slice is mostly reading rather than messaging; short enough that a small document waits little. */
-export const SLICE_MS = 300;
+const SLICE_MS = 300;
 /** Documents a worker keeps open between slices (the most recent ones); each holds its bytes and parsed objects. */
 const OPEN_PER_WORKER = 2;
 const SHARED_LANE = '';
@@ -93,7 +95,7 @@ export class ReadPool {
   constructor(options: ReadPoolOptions = {}) {
     const parallel = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
     this.size = Math.max(1, Math.floor(options.size ?? parallel) || 1);
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_SLICE_TIMEOUT_MS;
     this.limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
     this.sliceMs = options.sliceMs ?? SLICE_MS;
     this.workerUrl = options.workerUrl ?? new URL('./read.worker.ts', import.meta.url);
@@ -176,7 +178,7 @@ export class ReadPool {
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => {
-      this.fail(slot, new UnreadableDocumentError(`reading the document took longer than ${Math.round(job.timeoutMs / 1000)} s and was stopped`));
+      this.fail(slot, new UnreadableDocumentError(`reading the document stalled: one step took longer than ${Math.round(job.timeoutMs / 1000)} s and it was stopped`));
     }, job.timeoutMs);
     try {
       slot.worker.postMessage(this.request(slot, job));
