@@ -1,6 +1,6 @@
 // PDF reading with pdf.js (legacy build, Node): the text layer of every page as words with boxes, and, for pages
-// with no usable text layer, a raster of the page (through @napi-rs/canvas, pdf.js's own optional Node canvas)
-// for OCR. Runs inside a reading worker (see read.worker.ts); nothing here touches the network.
+// with no usable text layer, whether the page is blank and a raster of it (through @napi-rs/canvas, pdf.js's own
+// optional Node canvas) for OCR. Runs inside a reading worker (see read.worker.ts); nothing here touches the network.
 
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -68,7 +68,7 @@ export interface OpenedPdf {
    * Returns null when no canvas implementation is available.
    */
   renderPage(pageNumber: number, dpi: number, maxSide?: number): Promise<RenderedPage | null>;
-  /** The page marks nothing (see blank-page.ts). False when that cannot be told (no canvas to look for ink). */
+  /** The page marks nothing (see blank-page.ts). False when it paints something and there is no canvas to look for ink. */
   isBlankPage(pageNumber: number): Promise<boolean>;
   close(): Promise<void>;
 }
