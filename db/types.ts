@@ -90,6 +90,8 @@ export interface DocumentsTable {
   apiKeyId: string | null;
   channel: UsageChannel | null;
   pageCount: number | null;
+  /** What reading left out (budgets, blank pages); empty when the document was read whole. */
+  notes: Generated<string[]>;
   createdAt: Timestamp;
 }
 

@@ -51,5 +51,6 @@ export const invoiceResolvers = {
     storeId: (invoice: Invoice) => invoice.storeId ?? null,
     fieldConfidences: (invoice: Invoice) =>
       Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])),
+    notes: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceNotes.load(invoice.id),
   },
 };

@@ -18,8 +18,10 @@ export interface Loaders {
   scheduleShifts: DataLoader<string, Shift[], string>;
   invoice: DataLoader<string, Invoice | null, string>;
   invoiceLineItems: DataLoader<string, LineItem[], string>;
+  invoiceNotes: DataLoader<string, string[], string>;
   receipt: DataLoader<string, Receipt | null, string>;
   receiptLineItems: DataLoader<string, LineItem[], string>;
+  receiptNotes: DataLoader<string, string[], string>;
   vendor: DataLoader<string, Vendor | null, string>;
 }
 
@@ -49,10 +51,12 @@ export function loaders(ctx: RequestContext): Loaders {
       invoiceLineItems: new DataLoader(async (ids) => ctx.services.invoices.lineItemsOf(await ownTenants(), ids), {
         cacheKeyFn: key,
       }),
+      invoiceNotes: new DataLoader(async (ids) => ctx.services.invoices.notesOf(await ownTenants(), ids), { cacheKeyFn: key }),
       receipt: new DataLoader(async (ids) => ctx.services.receipts.byIds(await ownTenants(), ids), { cacheKeyFn: key }),
       receiptLineItems: new DataLoader(async (ids) => ctx.services.receipts.lineItemsOf(await ownTenants(), ids), {
         cacheKeyFn: key,
       }),
+      receiptNotes: new DataLoader(async (ids) => ctx.services.receipts.notesOf(await ownTenants(), ids), { cacheKeyFn: key }),
       vendor: new DataLoader(async (ids) => ctx.services.vendors.byIds(await ownTenants(), ids), { cacheKeyFn: key }),
     };
     perRequest.set(ctx, l);

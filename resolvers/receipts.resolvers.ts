@@ -41,5 +41,6 @@ export const receiptResolvers = {
       receipt.lineItems ?? loaders(ctx).receiptLineItems.load(receipt.id),
     fieldConfidences: (receipt: Receipt) =>
       Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(receipt.fieldConfidences?.[f] ?? 0)])),
+    notes: (receipt: Receipt, _: unknown, ctx: RequestContext) => loaders(ctx).receiptNotes.load(receipt.id),
   },
 };

@@ -125,21 +125,21 @@ export function createAdapterService(
       if (err instanceof UnsupportedFileError) throw InvalidInput.field(field, `is not a supported document: ${err.message}`);
       throw err;
     }
-    const { pageCount, documents } = await extract(bytes, fileType, documentType, field);
+    const { pageCount, documents } = await extract(bytes, fileType, documentType, field, tenantId);
     const shaped = documents.map((d) => (profile.compiled ? applyProfile(profile.compiled, d) : d));
     await deps.usage.record(principal, { tenantId, documentId, kind: documentType, pages: pageCount, channel: 'adapter' });
     return { profile: profile.name, data: shaped[0]!, splitDocuments: shaped.slice(1) };
   }
 
   /** The extracted documents as the built-in profile shows them (and as profiles read them). */
-  async function extract(bytes: Uint8Array, fileType: FileType, documentType: AdapterDocumentType, field: string) {
+  async function extract(bytes: Uint8Array, fileType: FileType, documentType: AdapterDocumentType, field: string, lane: string) {
     try {
       if (documentType === 'receipt') {
-        const { pageCount, receipt } = await deps.extractor.extractReceipt(bytes, fileType);
+        const { pageCount, receipt } = await deps.extractor.extractReceipt(bytes, fileType, { lane });
         const categories = await deps.categorize(receipt.lineItems, { vendorName: receipt.merchantName });
         return { pageCount, documents: [receiptDocument(receipt, pageCount, categories, deps.taxCategorize(receipt))] };
       }
-      const { pageCount, invoices } = await deps.extractor.extractInvoices(bytes, fileType);
+      const { pageCount, invoices } = await deps.extractor.extractInvoices(bytes, fileType, { lane });
       if (invoices.length === 0) throw InvalidInput.field(field, 'holds no invoice that could be read');
       const documents = await Promise.all(
         invoices.map(async (inv) => {

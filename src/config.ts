@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PROCESSOR, parseDocumentAiEndpoint } from './extraction/documentai/endpoint.ts';
 import type { OperationLimits } from './graphql/limits.ts';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from './extraction/read-slices.ts';
 
 // The only reader of process.env: every setting is parsed once, all problems are reported together.
 const Env = z.object({
@@ -37,6 +38,10 @@ const Env = z.object({
   DOCUMENTAI_INVOICE_PROCESSOR: z.string().regex(PROCESSOR, 'must be a processor id or projects/…/processors/… name').optional(),
   DOCUMENTAI_EXPENSE_PROCESSOR: z.string().regex(PROCESSOR, 'must be a processor id or projects/…/processors/… name').optional(),
   DOCUMENTAI_API_ENDPOINT: z.string().min(1).optional(),
+  // The local engine's budgets per document (src/extraction/read-slices.ts): pages read, pages OCR'd, worker time.
+  EXTRACTION_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_READ_LIMITS.maxPages),
+  EXTRACTION_MAX_OCR_PAGES: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_READ_LIMITS.maxOcrPages),
+  EXTRACTION_DOCUMENT_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_READ_LIMITS.budgetMs),
   // The adapter's s3:// sources (src/adapter/object-storage.ts); credentials: these, else the AWS SDK's default chain.
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be an AWS region such as us-east-1').default('us-east-1'),
@@ -86,6 +91,8 @@ export interface Config {
   graphqlLimits: OperationLimits;
   /** How often open graphql-ws connections have their credentials checked again. */
   authRecheckMs: number;
+  /** How much of one document the local engine reads at most; what it leaves unread is noted on the document. */
+  readLimits: ReadLimits;
   /** Where the adapter reads s3:// and gs:// sources from (GCS_API_ENDPOINT / GCS_PROJECT_ID serve both uses). */
   objectSources: {
     s3: { endpoint?: string; region: string; forcePathStyle: boolean; credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } };
@@ -158,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deadlineMs: e.GRAPHQL_DEADLINE_MS,
     },
     authRecheckMs: e.AUTH_RECHECK_MS,
+    readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },
     objectSources: {
       s3: {
         endpoint: e.S3_ENDPOINT,

@@ -75,7 +75,7 @@ export function createInvoiceExtraction(
     const started = job.invoice;
     let read;
     try {
-      read = await deps.extractor.extractInvoices(job.bytes, job.fileType);
+      read = await deps.extractor.extractInvoices(job.bytes, job.fileType, { lane: started.tenantId });
     } catch (err) {
       if (err instanceof UnreadableDocumentError) return [await invoices.fail(started, err.message)];
       if (err instanceof ExtractionServiceError) {
@@ -84,7 +84,7 @@ export function createInvoiceExtraction(
       }
       throw err;
     }
-    await invoices.recordPageCount(started, read.pageCount);
+    await invoices.recordReading(started, { pageCount: read.pageCount, notes: read.notes });
     if (read.invoices.length === 0) return [await invoices.fail(started, 'no invoice could be found in the document')];
     const recorded = await invoices.complete(started, read.invoices);
     await meterQuietly(deps.usage, log, job.payer, {

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import { insertDocument, setDocumentPageCount } from '../db/documents.queries.ts';
+import type { Insertable, Kysely } from 'kysely';
+import { findDocumentNotes, insertDocument, setDocumentReading } from '../db/documents.queries.ts';
 import {
   findInvoices,
   pageInvoices,
@@ -54,12 +54,12 @@ export interface Invoice {
   createdAt: Date;
 }
 
-/** A document row to write; where the bytes went and who sent them are left out by callers with no file to keep. */
-export type NewDocument = Omit<DocumentsTable, 'id' | 'tenantId' | 'createdAt' | 'kind' | 'blobTemporary' | 'apiKeyId' | 'channel'> & {
+/** A document row to write; where the bytes went, who sent them and what reading left out are optional. */
+export type NewDocument = Omit<DocumentsTable, 'id' | 'tenantId' | 'createdAt' | 'kind' | 'blobTemporary' | 'apiKeyId' | 'channel' | 'notes'> & {
   blobTemporary?: boolean;
   apiKeyId?: string | null;
   channel?: DocumentsTable['channel'];
-};
+} & Pick<Insertable<DocumentsTable>, 'notes'>;
 
 /**
  * Recording invoices: every state change and its outbox event share one transaction
@@ -173,8 +173,9 @@ export function createInvoicesService(
       });
     },
 
-    /** How many pages the uploaded document has (known once it was read). */
-    recordPageCount: (invoice: Invoice, pageCount: number) => setDocumentPageCount(db, invoice.tenantId, invoice.documentId, pageCount),
+    /** How many pages the uploaded document has and what reading left out (known once it was read). */
+    recordReading: (invoice: Invoice, reading: { pageCount: number; notes: string[] }) =>
+      setDocumentReading(db, invoice.tenantId, invoice.documentId, reading),
 
     /** The caller's invoices, newest first, as a connection (first/after; filters). */
     async list(principal: Principal, args: InvoiceListArgs): Promise<Connection<Invoice>> {
@@ -228,6 +229,9 @@ export function createInvoicesService(
       const rows = await listInvoiceLineItems(db, tenantIds, invoiceIds);
       return invoiceIds.map((id) => rows.filter((r) => r.invoiceId === id).map(toLineItem));
     },
+
+    /** Notes of each invoice's document, in the order of `invoiceIds` (a DataLoader batch). */
+    notesOf: (tenantIds: readonly string[], invoiceIds: readonly string[]) => notesInOrder(db, 'invoices', tenantIds, invoiceIds),
   };
 }
 export type InvoicesService = ReturnType<typeof createInvoicesService>;
@@ -262,6 +266,12 @@ const round = (v: number | null, places: number) => (v === null ? null : Math.ro
 /** A line as its columns keep it (quantity and unit price to 4 places, total to 2), so what an upload returns is what GET reads. */
 export function asStored(item: ExtractedLineItem, costCategory: string): LineItem {
   return { ...item, quantity: round(item.quantity, 4), unitPrice: round(item.unitPrice, 4), total: round(item.total, 2), costCategory };
+}
+
+/** Notes of the documents behind invoices or receipts, in the order of their ids ([] for an id not found). */
+export async function notesInOrder(db: Kysely<DB>, owner: 'invoices' | 'receipts', tenantIds: readonly string[], ids: readonly string[]): Promise<string[][]> {
+  const rows = await findDocumentNotes(db, owner, tenantIds, ids);
+  return ids.map((id) => rows.find((r) => r.id === id)?.notes ?? []);
 }
 
 /** A numeric column (text from pg) as a number. */

@@ -105,7 +105,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     onFailure.push(() => app.close());
     const embedder = await openEmbedder(config, app.log);
     // Reading workers are spawned on first use (one per core at most) and stopped on close.
-    const reader = createDocumentReader();
+    const reader = createDocumentReader({ limits: config.readLimits });
     onFailure.push(() => reader.close());
     // The extraction provider (EXTRACTOR): the local engine over the reader, or Document AI (client built on first use).
     const extractor = createExtractor(config.extractor, { reader });

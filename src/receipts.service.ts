@@ -13,7 +13,7 @@ import { appendEvent } from '../db/outbox.queries.ts';
 import type { DB } from '../db/types.ts';
 import type { Principal } from './auth/authenticate.ts';
 import type { ExtractedReceiptFields, PaymentMethod, PaymentMethodType } from './extraction/types.ts';
-import { asStored, type Categorize, type LineItem, type NewDocument, num, toLineItem } from './invoices.service.ts';
+import { asStored, type Categorize, type LineItem, type NewDocument, notesInOrder, num, toLineItem } from './invoices.service.ts';
 import { type Connection, pageRequest, toConnection } from './pagination.ts';
 import type { TenantsService } from './tenants.service.ts';
 
@@ -113,6 +113,9 @@ export function createReceiptsService(
       const rows = await listReceiptLineItems(db, tenantIds, receiptIds);
       return receiptIds.map((id) => rows.filter((r) => r.receiptId === id).map(toLineItem));
     },
+
+    /** Notes of each receipt's document, in the order of `receiptIds` (a DataLoader batch). */
+    notesOf: (tenantIds: readonly string[], receiptIds: readonly string[]) => notesInOrder(db, 'receipts', tenantIds, receiptIds),
 
     /** Receipts of every tenant with their lines, in id order after `afterId` (full scans). */
     async scan(afterId: string | null, limit: number): Promise<Array<Receipt & { lineItems: LineItem[] }>> {

@@ -99,12 +99,12 @@ export function createUploadsService(deps: {
       const kept = blob.temporary ? null : blob.key;
       let stored = false;
       try {
-        const { pageCount, receipt: fields } = await deps.extractor.extractReceipt(options.file.bytes, fileType);
+        const { pageCount, receipt: fields, notes } = await deps.extractor.extractReceipt(options.file.bytes, fileType, { lane: tenantId });
         if (kept) {
           await deps.blobs.put(kept, options.file.bytes, document.mimeType);
           stored = true;
         }
-        const receipt = await deps.receipts.record(tenantId, { ...document, blobKey: kept, blobTemporary: false, pageCount }, fields, options.useType ?? 'business');
+        const receipt = await deps.receipts.record(tenantId, { ...document, blobKey: kept, blobTemporary: false, pageCount, notes }, fields, options.useType ?? 'business');
         await meterQuietly(deps.usage, deps.log, principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel });
         await indexQuietly(deps.log, 'a receipt', () => deps.search.indexReceipts([receipt]));
         return receipt;

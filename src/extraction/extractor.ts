@@ -1,8 +1,8 @@
 // The extraction provider seam: bytes of an accepted file → our invoice / receipt fields. Uploads (and any other
 // entry point that turns a document into fields) depend on this interface only, never on a provider.
 //
-//   const { pageCount, invoices } = await extractor.extractInvoices(bytes, 'pdf');
-//   const { pageCount, receipt } = await extractor.extractReceipt(bytes, 'jpeg');
+//   const { pageCount, invoices, notes } = await extractor.extractInvoices(bytes, 'pdf', { lane: tenantId });
+//   const { pageCount, receipt, notes } = await extractor.extractReceipt(bytes, 'jpeg', { lane: tenantId });
 //
 // Providers: `local` (./local.extractor.ts: the worker-pool reader + field rules, offline) and `documentai`
 // (./documentai/documentai.extractor.ts: Google Document AI Invoice / Expense parsers). Chosen by EXTRACTOR.
@@ -17,11 +17,19 @@ export interface InvoiceExtraction {
   pageCount: number;
   /** Usually one; a multi-vendor file may yield several; none when no invoice could be found. */
   invoices: ExtractedInvoiceFields[];
+  /** What was left unread and why (page, OCR or time budget; blank pages skipped); empty when all was read. */
+  notes: string[];
 }
 
 export interface ReceiptExtraction {
   pageCount: number;
   receipt: ExtractedReceiptFields;
+  notes: string[];
+}
+
+export interface ExtractOptions {
+  /** Whose document this is (a tenant id): the local engine shares its workers fairly between lanes. */
+  lane?: string;
 }
 
 export interface DocumentExtractor {
@@ -30,8 +38,8 @@ export interface DocumentExtractor {
    * Rejects with UnreadableDocumentError (nothing could be read: corrupt, encrypted, no text, or the provider
    * refused the document itself) or ExtractionServiceError (the provider failed: unavailable, denied, timed out).
    */
-  extractInvoices(bytes: Uint8Array, fileType: FileType): Promise<InvoiceExtraction>;
-  extractReceipt(bytes: Uint8Array, fileType: FileType): Promise<ReceiptExtraction>;
+  extractInvoices(bytes: Uint8Array, fileType: FileType, options?: ExtractOptions): Promise<InvoiceExtraction>;
+  extractReceipt(bytes: Uint8Array, fileType: FileType, options?: ExtractOptions): Promise<ReceiptExtraction>;
   /** Releases what the provider holds (a remote client); the local reader's workers are closed by their owner. */
   close(): Promise<void>;
 }

@@ -1,12 +1,14 @@
 // PDF reading with pdf.js (legacy build, Node): the text layer of every page as words with boxes, and, for pages
-// with no usable text layer, a raster of the page (through @napi-rs/canvas, pdf.js's own optional Node canvas)
-// for OCR. Runs inside a reading worker (see read.worker.ts); nothing here touches the network.
+// with no usable text layer, whether the page is blank and a raster of it (through @napi-rs/canvas, pdf.js's own
+// optional Node canvas) for OCR. Runs inside a reading worker (see read.worker.ts); nothing here touches the network.
 
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { UnreadableDocumentError } from './types.ts';
 import type { Word } from './types.ts';
+import { textItemsToWords } from './text-words.ts';
+import { hasInk, INK_CHECK_DPI, paintsSomething } from './blank-page.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 type PDFDocumentProxy = import('pdfjs-dist/legacy/build/pdf.mjs').PDFDocumentProxy;
@@ -21,7 +23,8 @@ const WASM = withSlash(path.join(pdfjsDir, 'wasm'));
 const ICCS = withSlash(path.join(pdfjsDir, 'iccs'));
 
 let pdfjsPromise: Promise<PdfJs> | undefined;
-function loadPdfJs(): Promise<PdfJs> {
+/** pdf.js, loaded once per thread (a second or more on a cold worker: reading workers load it when they start). */
+export function loadPdfJs(): Promise<PdfJs> {
   pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((m) => {
     m.GlobalWorkerOptions.workerSrc ||= require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs');
     return m;
@@ -65,6 +68,8 @@ export interface OpenedPdf {
    * Returns null when no canvas implementation is available.
    */
   renderPage(pageNumber: number, dpi: number, maxSide?: number): Promise<RenderedPage | null>;
+  /** The page marks nothing (see blank-page.ts). False when it paints something and there is no canvas to look for ink. */
+  isBlankPage(pageNumber: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -129,6 +134,38 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
     }
   }
 
+  /** Render a page over white at `dpi` (long side capped at `maxSide` px) and hand the canvas to `use`; null without a canvas. */
+  async function draw<T>(page: PDFPageProxy, dpi: number, maxSide: number, use: (canvas: any, context: any, w: number, h: number, scale: number) => Promise<T>): Promise<T | null> {
+    if (!canRasterisePdf()) {
+      page.cleanup();
+      return null;
+    }
+    const base = page.getViewport({ scale: 1 });
+    let scale = dpi / 72;
+    const longest = Math.max(base.width, base.height) * scale;
+    if (longest > maxSide) scale *= maxSide / longest;
+    const viewport = page.getViewport({ scale });
+    const w = Math.max(1, Math.ceil(viewport.width));
+    const h = Math.max(1, Math.ceil(viewport.height));
+    const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: any; context: any }; destroy(c: unknown): void } }).canvasFactory;
+    const cc = factory.create(w, h);
+    try {
+      cc.context.fillStyle = '#ffffff';
+      cc.context.fillRect(0, 0, w, h);
+      await page.render({ canvas: cc.canvas, canvasContext: cc.context, viewport }).promise;
+      return await use(cc.canvas, cc.context, w, h, scale);
+    } catch (err) {
+      throw describePdfError(err);
+    } finally {
+      try {
+        factory.destroy(cc);
+      } catch {
+        /* ignore */
+      }
+      page.cleanup();
+    }
+  }
+
   return {
     numPages: doc.numPages,
     async readTextPage(pageNumber) {
@@ -154,33 +191,25 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
       };
     },
     async renderPage(pageNumber, dpi, maxSide = 4000) {
-      if (!canRasterisePdf()) return null;
       const page = await getPage(pageNumber);
-      const base = page.getViewport({ scale: 1 });
-      let scale = dpi / 72;
-      const longest = Math.max(base.width, base.height) * scale;
-      if (longest > maxSide) scale *= maxSide / longest;
-      const viewport = page.getViewport({ scale });
-      const w = Math.max(1, Math.ceil(viewport.width));
-      const h = Math.max(1, Math.ceil(viewport.height));
-      const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: any; context: any }; destroy(c: unknown): void } }).canvasFactory;
-      const cc = factory.create(w, h);
+      return draw(page, dpi, maxSide, async (canvas, _, w, h, scale) => ({ png: (await canvas.encode('png')) as Buffer, widthPx: w, heightPx: h, scale }));
+    },
+    async isBlankPage(pageNumber) {
+      const page = await getPage(pageNumber);
+      let ops;
       try {
-        cc.context.fillStyle = '#ffffff';
-        cc.context.fillRect(0, 0, w, h);
-        await page.render({ canvas: cc.canvas, canvasContext: cc.context, viewport }).promise;
-        const png: Buffer = await cc.canvas.encode('png');
-        return { png, widthPx: w, heightPx: h, scale };
+        ops = await page.getOperatorList();
       } catch (err) {
-        throw describePdfError(err);
-      } finally {
-        try {
-          factory.destroy(cc);
-        } catch {
-          /* ignore */
-        }
         page.cleanup();
+        throw describePdfError(err);
       }
+      if (!paintsSomething(pdfjs.OPS, ops.fnArray, ops.argsArray)) {
+        page.cleanup();
+        return true;
+      }
+      // It paints something, perhaps only white or outside the page: look for ink in a small render.
+      const ink = await draw(page, INK_CHECK_DPI, Infinity, async (_, context, w, h) => hasInk(context.getImageData(0, 0, w, h).data));
+      return ink === false;
     },
     async close() {
       await doc.destroy().catch(() => undefined);
@@ -188,150 +217,4 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
   };
 }
 
-interface RawTextItem {
-  str: string;
-  transform: number[];
-  width: number;
-  height: number;
-  fontName: string;
-  hasEOL?: boolean;
-}
-
 const round2 = (n: number): number => Math.round(n * 100) / 100;
-
-/**
- * pdf.js text items → words. An item is a run of text in one font along one baseline; it is split on whitespace
- * and its advance width is shared out by character count. Coordinates: points, top-left origin (viewport space at
- * scale 1, so /Rotate is applied). Words that pdf.js split across items with no gap between them are re-joined.
- * Output is in reading order: lines top to bottom, words left to right.
- */
-export function textItemsToWords(
-  pdfjs: Pick<PdfJs, 'Util'>,
-  viewportTransform: number[],
-  items: ReadonlyArray<unknown>,
-  styles: Record<string, { ascent?: number; descent?: number; vertical?: boolean }>,
-): Word[] {
-  interface Piece extends Word {
-    /** Continues the previous piece's word (no whitespace between the items and they touch). */
-    joinable: boolean;
-    endsClean: boolean;
-    baseline: number;
-  }
-  const pieces: Piece[] = [];
-  let prevEndedWithSpace = true;
-  for (const raw of items) {
-    const item = raw as RawTextItem;
-    if (typeof item.str !== 'string' || !Array.isArray(item.transform)) continue;
-    const str = item.str;
-    if (str.length === 0) {
-      if (item.hasEOL) prevEndedWithSpace = true;
-      continue;
-    }
-    const tx = pdfjs.Util.transform(viewportTransform, item.transform) as number[];
-    const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = tx;
-    const fontHeight = Math.hypot(c, d) || Math.hypot(a, b) || item.height || 1;
-    const angle = Math.atan2(b, a);
-    const cos = Math.cos(angle);
-    const sin = Math.sin(angle);
-    // Advance width in viewport units: item.width is in the page's user space along the text direction.
-    const vtScale = Math.hypot(viewportTransform[0] ?? 1, viewportTransform[1] ?? 0) || 1;
-    const totalWidth = Math.abs(item.width) * vtScale;
-    const style = styles[item.fontName];
-    const ascentRatio = style?.ascent && style.ascent > 0.3 && style.ascent < 1.3 ? style.ascent : 0.8;
-    const descentRatio = style?.descent && style.descent < 0 && style.descent > -0.6 ? -style.descent : 0.2;
-    const charW = totalWidth / str.length;
-
-    const re = /\S+/g;
-    let m: RegExpExecArray | null;
-    let first = true;
-    while ((m = re.exec(str)) !== null) {
-      const start = m.index;
-      const text = m[0];
-      const along0 = start * charW;
-      const along1 = (start + text.length) * charW;
-      // Corners of the word box in viewport space (y down): baseline at (e,f), up = -fontHeight along the normal.
-      const pts: Array<[number, number]> = [];
-      for (const along of [along0, along1]) {
-        const bx = e + cos * along;
-        const by = f + sin * along;
-        // Normal pointing up on the page (y-down space): rotate direction (cos, sin) by -90° → (sin, -cos).
-        pts.push([bx + sin * fontHeight * ascentRatio, by - cos * fontHeight * ascentRatio]);
-        pts.push([bx - sin * fontHeight * descentRatio, by + cos * fontHeight * descentRatio]);
-      }
-      const xs = pts.map((p) => p[0]);
-      const ys = pts.map((p) => p[1]);
-      const x0 = Math.min(...xs);
-      const y0 = Math.min(...ys);
-      pieces.push({
-        text,
-        x: x0,
-        y: y0,
-        width: Math.max(...xs) - x0,
-        height: Math.max(...ys) - y0,
-        confidence: 100,
-        joinable: first && start === 0 && !prevEndedWithSpace,
-        endsClean: start + text.length === str.length,
-        baseline: f,
-      });
-      first = false;
-    }
-    prevEndedWithSpace = /\s$/.test(str) || !!item.hasEOL || pieces.length === 0 || !pieces[pieces.length - 1]!.endsClean;
-  }
-
-  // Re-join words pdf.js split across items (kerning, font switches inside a word).
-  const joined: Piece[] = [];
-  for (const p of pieces) {
-    const prev = joined[joined.length - 1];
-    if (
-      prev &&
-      p.joinable &&
-      Math.abs(p.baseline - prev.baseline) < 0.25 * Math.max(prev.height, p.height) &&
-      p.x - (prev.x + prev.width) < 0.12 * Math.min(prev.height, p.height) &&
-      p.x - (prev.x + prev.width) > -0.3 * Math.min(prev.height, p.height)
-    ) {
-      const x1 = Math.max(prev.x + prev.width, p.x + p.width);
-      const y1 = Math.max(prev.y + prev.height, p.y + p.height);
-      prev.text += p.text;
-      prev.x = Math.min(prev.x, p.x);
-      prev.y = Math.min(prev.y, p.y);
-      prev.width = x1 - prev.x;
-      prev.height = y1 - prev.y;
-      continue;
-    }
-    joined.push({ ...p });
-  }
-
-  const words: Word[] = joined.map((p) => ({
-    text: p.text,
-    x: round2(p.x),
-    y: round2(p.y),
-    width: round2(p.width),
-    height: round2(p.height),
-    confidence: 100,
-  }));
-  return sortReadingOrder(words);
-}
-
-/**
- * Reading order for positioned words: group into lines (vertical overlap with the line's band), lines top to
- * bottom, words left to right. Stable for words already in order.
- */
-export function sortReadingOrder(words: Word[]): Word[] {
-  if (words.length < 2) return words.slice();
-  const byTop = words
-    .map((w, i) => ({ w, i, cy: w.y + w.height / 2 }))
-    .sort((p, q) => p.cy - q.cy || p.i - q.i);
-  const lines: Array<{ cy: number; h: number; items: typeof byTop }> = [];
-  for (const p of byTop) {
-    const line = lines[lines.length - 1];
-    if (line && Math.abs(p.cy - line.cy) <= 0.5 * Math.min(line.h, p.w.height || line.h)) {
-      line.items.push(p);
-      const n = line.items.length;
-      line.cy = (line.cy * (n - 1) + p.cy) / n;
-      line.h = Math.max(line.h, p.w.height);
-    } else {
-      lines.push({ cy: p.cy, h: p.w.height || 1, items: [p] });
-    }
-  }
-  return lines.flatMap((l) => l.items.sort((p, q) => p.w.x - q.w.x || p.i - q.i).map((p) => p.w));
-}

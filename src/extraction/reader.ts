@@ -1,36 +1,29 @@
 // The reading layer's public entry: bytes → file type + pages of positioned words.
 //
-//   const reader = createDocumentReader();
-//   const { fileType, pages } = await reader.read(bytes, 'receipt');
+//   const reader = createDocumentReader({ limits: { maxPages: 50 } });
+//   const { fileType, pageCount, pages, notes } = await reader.read(bytes, 'receipt', { lane: tenantId });
 //   …
 //   await reader.close();
 //
 // Sniffing happens on the calling thread (cheap) and rejects unsupported files with UnsupportedFileError before
-// any worker is involved; PDFs are read from their text layer (text-less pages are rasterised and OCR'd), images
-// are OCR'd as one page. All heavy work runs in a ReadPool of worker threads.
+// any worker is involved; PDFs are read from their text layer (blank pages are skipped, other text-less pages are
+// rasterised and OCR'd), images are OCR'd as one page. All heavy work runs in a ReadPool of worker threads, within
+// per-document page, OCR and time budgets; `notes` says what a budget left unread.
 
 import { sniffFileType } from './sniff.ts';
 import { ReadPool } from './worker-pool.ts';
-import type { ReadPoolOptions } from './worker-pool.ts';
+import type { ReadPoolOptions, RunOptions } from './worker-pool.ts';
 import type { PreprocessOptions } from './ocr.ts';
-import type { DocumentKind, FileType, PageText } from './types.ts';
+import type { ReadOutcome } from './read-slices.ts';
+import type { DocumentKind, FileType } from './types.ts';
 
 export interface DocumentReaderOptions extends ReadPoolOptions {
-  /** OCR PDF pages without a text layer (default true). */
-  ocrPdfPages?: boolean;
   /** Override OCR image preprocessing (tuning/tests). */
   preprocess?: Partial<PreprocessOptions>;
 }
 
-export interface ReadResult {
+export interface ReadResult extends ReadOutcome {
   fileType: FileType;
-  pages: PageText[];
-}
-
-export interface ReadOptions {
-  /** Zero-copy: hand the bytes' ArrayBuffer to the worker (the caller's buffer is detached afterwards). */
-  transfer?: boolean;
-  timeoutMs?: number;
 }
 
 export interface DocumentReader {
@@ -38,7 +31,7 @@ export interface DocumentReader {
    * Rejects with UnsupportedFileError (not an accepted type), UnreadableDocumentError (corrupt, encrypted, worker
    * crash, timeout) or Error (reader closed).
    */
-  read(bytes: Uint8Array, kind: DocumentKind, options?: ReadOptions): Promise<ReadResult>;
+  read(bytes: Uint8Array, kind: DocumentKind, options?: RunOptions): Promise<ReadResult>;
   close(): Promise<void>;
   /** The underlying worker pool (sizing, stats, test hooks). */
   readonly pool: ReadPool;
@@ -55,16 +48,8 @@ export function createDocumentReader(options: DocumentReaderOptions = {}): Docum
       // Receipts are OCR'd as one column with local binarisation (see RECEIPT_PREPROCESS); explicit options win.
       const fileType = sniffFileType(bytes);
       const preprocess = { ...(kind === 'receipt' ? RECEIPT_PREPROCESS : {}), ...options.preprocess };
-      const pages = await pool.run(
-        {
-          bytes,
-          fileType,
-          ...(options.ocrPdfPages === undefined ? {} : { ocrPdfPages: options.ocrPdfPages }),
-          ...(Object.keys(preprocess).length ? { preprocess } : {}),
-        },
-        readOptions,
-      );
-      return { fileType, pages };
+      const outcome = await pool.run({ bytes, fileType, ...(Object.keys(preprocess).length ? { preprocess } : {}) }, readOptions);
+      return { fileType, ...outcome };
     },
     close: () => pool.close(),
   };

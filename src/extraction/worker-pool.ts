@@ -1,45 +1,35 @@
-// A pool of reading workers (node:worker_threads) so pdf.js parsing and OCR never block the main thread.
+// A pool of reading workers (node:worker_threads) so pdf.js parsing and OCR never block the main thread, shared
+// fairly between documents and tenants.
 //
-// Workers are TypeScript (read.worker.ts). A worker thread does not get the module hooks of the main thread, and
-// on Node 20 tsx's `--import tsx` loader only registers itself on the main thread, so `execArgv: ['--import', 'tsx']`
-// is not enough. Instead each worker starts from a tiny inline bootstrap that registers tsx's ESM hooks *inside the
-// worker* (tsx/esm/api `register()`) and then imports the .ts entry. This works the same under `tsx src/main.ts`,
-// `node --import tsx`, vitest and plain node; tsx flags inherited from the parent are dropped so hooks are never
-// registered twice (Node ≥ 22 would register them in workers too).
+// A document is read in slices (read-slices.ts): a worker reads for about SLICE_MS (at least one page: one OCR'd
+// page is a slice of its own), answers, and the document goes to the back of its lane in a FairQueue. So a
+// 2,000-page file and a one-page invoice interleave instead of the invoice waiting for the file, and one tenant's
+// queue of large files never starves another tenant. A worker keeps the documents it read last open between their
+// slices; a slice that lands on another worker reopens the document from the pool's copy of the bytes.
 //
-// Guarantees: a job that crashes its worker, or that runs past the per-job timeout, fails alone (with an
-// UnreadableDocumentError) and its worker is replaced; close() terminates every worker and fails queued jobs.
+// Guarantees: a job whose slice crashes its worker, or runs past the hard per-slice timeout (a hung worker: the
+// last resort, since budgets end normal documents long before), fails alone with an UnreadableDocumentError and
+// its worker is replaced; close() terminates every worker and fails queued jobs.
 
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { FairQueue } from './fair-queue.ts';
 import type { PreprocessOptions } from './ocr.ts';
+import { DEFAULT_READ_LIMITS, DocumentProgress } from './read-slices.ts';
+import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
-import type { FileType, PageText } from './types.ts';
-
-export type WorkerRequest =
-  | {
-      type: 'read';
-      id: number;
-      buffer: ArrayBuffer;
-      byteOffset: number;
-      byteLength: number;
-      fileType: FileType;
-      ocrPdfPages?: boolean;
-      preprocess?: Partial<PreprocessOptions>;
-    }
-  | { type: 'crash'; id: number };
-
-export type WorkerResponse =
-  | { id: number; ok: true; pages: PageText[] }
-  | { id: number; ok: false; kind: 'unreadable' | 'unsupported' | 'error'; message: string };
+import type { FileType } from './types.ts';
+import { startWorker } from './worker-thread.ts';
 
 export interface ReadPoolOptions {
   /** Number of worker threads; default os.availableParallelism() (min 1). */
   size?: number;
-  /** Per-job time limit in ms (the job fails and its worker is replaced); default 55 000. */
+  /** Hard time limit of one slice in ms (the job fails and its worker is replaced); default 55 000. */
   timeoutMs?: number;
+  /** Page, OCR and time budgets per document; default DEFAULT_READ_LIMITS. */
+  limits?: Partial<ReadLimits>;
+  /** Work per slice before a document yields its worker; default SLICE_MS. */
+  sliceMs?: number;
   /** Start all workers (and their OCR engines) now instead of on first use. */
   warm?: boolean;
   /** Override the worker entry (tests). */
@@ -49,26 +39,34 @@ export interface ReadPoolOptions {
 export interface ReadJobInput {
   bytes: Uint8Array;
   fileType: FileType;
-  /** OCR PDF pages that have no text layer (default true). */
-  ocrPdfPages?: boolean;
   preprocess?: Partial<PreprocessOptions>;
 }
 
 export interface RunOptions {
-  /**
-   * Hand `bytes`' underlying ArrayBuffer to the worker (zero-copy; the caller's buffer is detached and must not be
-   * used afterwards). Default false: the pool makes one private copy and transfers that.
-   */
+  /** Give the pool `bytes`' underlying ArrayBuffer instead of a copy: the caller's buffer is detached. */
   transfer?: boolean;
+  /** Hard time limit of one slice (default: the pool's). */
   timeoutMs?: number;
+  /** Whose document this is (a tenant id): documents are interleaved fairly across lanes. Default: one shared lane. */
+  lane?: string;
 }
+
+/** Under the 60 s at which clients commonly give up; only a hung worker gets near it (a slice is a page or ~SLICE_MS). */
+const DEFAULT_SLICE_TIMEOUT_MS = 55_000;
+/** Long enough that a slice is mostly reading rather than messaging; short enough that a small document waits little. */
+const SLICE_MS = 300;
+/** Documents a worker keeps open between slices (the most recent ones); each holds its bytes and parsed objects. */
+const OPEN_PER_WORKER = 2;
+const SHARED_LANE = '';
 
 interface Job {
   id: number;
-  msg: WorkerRequest;
-  transferList: ArrayBuffer[];
+  lane: string;
+  bytes: Uint8Array;
+  /** Null for the crash test hook. */
+  progress: DocumentProgress | null;
   timeoutMs: number;
-  resolve: (pages: PageText[]) => void;
+  resolve: (outcome: ReadOutcome) => void;
   reject: (err: Error) => void;
 }
 
@@ -77,46 +75,18 @@ interface Slot {
   job: Job | null;
   timer: NodeJS.Timeout | null;
   dead: boolean;
-}
-
-export const DEFAULT_JOB_TIMEOUT_MS = 55_000;
-
-const require = createRequire(import.meta.url);
-
-/** The parent's execArgv without tsx's own flags (the bootstrap registers tsx) and without inspector flags. */
-function workerExecArgv(): string[] {
-  const out: string[] = [];
-  const args = process.execArgv;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    // Flags a worker may not take (Node refuses to start it with ERR_WORKER_INVALID_EXEC_ARGV).
-    if (a.startsWith('--inspect') || a === '--expose-gc' || a === '--expose_gc') continue;
-    if ((a === '--require' || a === '-r' || a === '--import' || a === '--loader' || a === '--experimental-loader') && i + 1 < args.length) {
-      if (/[\\/]tsx[\\/]|^tsx(\/|$)/.test(args[i + 1]!)) {
-        i++;
-        continue;
-      }
-    }
-    if (/^--(require|import|loader|experimental-loader)=.*tsx/.test(a)) continue;
-    out.push(a);
-  }
-  return out;
-}
-
-let tsxApiUrl: string | undefined;
-/** Inline (eval) worker code: register tsx in this thread, then load the TypeScript entry. */
-function bootstrapCode(entry: URL): string {
-  // tsx's exports map: "./esm/api" → import: ./dist/esm/api/index.mjs (its CJS twin cannot register ESM hooks).
-  tsxApiUrl ??= pathToFileURL(require.resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href;
-  return `import(${JSON.stringify(tsxApiUrl)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+  /** Ids of the jobs whose document this worker holds open, least recently used first. */
+  open: number[];
 }
 
 export class ReadPool {
   readonly size: number;
   private readonly timeoutMs: number;
+  private readonly limits: ReadLimits;
+  private readonly sliceMs: number;
   private readonly workerUrl: URL;
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly queue = new FairQueue<Job>();
   private nextId = 1;
   private closed = false;
   /** Workers replaced after a crash or timeout (observability/tests). */
@@ -125,45 +95,28 @@ export class ReadPool {
   constructor(options: ReadPoolOptions = {}) {
     const parallel = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
     this.size = Math.max(1, Math.floor(options.size ?? parallel) || 1);
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_SLICE_TIMEOUT_MS;
+    this.limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
+    this.sliceMs = options.sliceMs ?? SLICE_MS;
     this.workerUrl = options.workerUrl ?? new URL('./read.worker.ts', import.meta.url);
     if (options.warm) for (let i = 0; i < this.size; i++) this.spawn();
   }
 
   /** Read a document in a worker. Rejects with UnreadableDocumentError for unreadable content, crashes, timeouts. */
-  run(input: ReadJobInput, options: RunOptions = {}): Promise<PageText[]> {
-    if (this.closed) return Promise.reject(new Error('the document reader is closed'));
-    let buffer: ArrayBuffer;
-    let byteOffset = 0;
-    const byteLength = input.bytes.byteLength;
+  run(input: ReadJobInput, options: RunOptions = {}): Promise<ReadOutcome> {
     const src = input.bytes;
-    if (options.transfer && src.buffer instanceof ArrayBuffer && !isPooled(src)) {
-      buffer = src.buffer;
-      byteOffset = src.byteOffset;
-    } else {
-      const copy = new Uint8Array(byteLength);
-      copy.set(src);
-      buffer = copy.buffer;
-    }
-    const id = this.nextId++;
-    const msg: WorkerRequest = {
-      type: 'read',
-      id,
-      buffer,
-      byteOffset,
-      byteLength,
-      fileType: input.fileType,
-      ...(input.ocrPdfPages === undefined ? {} : { ocrPdfPages: input.ocrPdfPages }),
-      ...(input.preprocess ? { preprocess: input.preprocess } : {}),
-    };
-    return this.enqueue(msg, [buffer], options.timeoutMs ?? this.timeoutMs);
+    // Transferring to ourselves detaches the caller's view without copying the bytes.
+    const bytes =
+      options.transfer && src.buffer instanceof ArrayBuffer && !isPooled(src)
+        ? new Uint8Array(structuredClone(src.buffer, { transfer: [src.buffer] }))
+        : src.slice();
+    const progress = new DocumentProgress(input.fileType, this.limits, this.sliceMs, input.preprocess);
+    return this.enqueue(options.lane ?? SHARED_LANE, bytes, progress, options.timeoutMs ?? this.timeoutMs);
   }
 
   /** Test hook: a job that makes its worker exit abruptly (as a native crash or OOM would). */
-  crashOneWorker(): Promise<PageText[]> {
-    if (this.closed) return Promise.reject(new Error('the document reader is closed'));
-    const id = this.nextId++;
-    return this.enqueue({ type: 'crash', id }, [], this.timeoutMs);
+  crashOneWorker(): Promise<ReadOutcome> {
+    return this.enqueue(SHARED_LANE, new Uint8Array(0), null, this.timeoutMs);
   }
 
   /** Worker threads currently alive (spawned lazily, up to `size`). */
@@ -173,38 +126,34 @@ export class ReadPool {
 
   /** Jobs waiting for a worker plus jobs running. */
   get pending(): number {
-    return this.queue.length + this.slots.filter((s) => s.job).length;
+    return this.queue.size + this.slots.filter((s) => s.job).length;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const err = new Error('the document reader was closed');
-    for (const job of this.queue.splice(0)) job.reject(err);
+    for (const job of this.queue.drain()) job.reject(err);
     await Promise.all(
       this.slots.splice(0).map(async (slot) => {
         slot.dead = true;
-        if (slot.timer) clearTimeout(slot.timer);
-        const job = slot.job;
-        slot.job = null;
-        job?.reject(err);
+        this.finish(slot)?.reject(err);
         await slot.worker.terminate().catch(() => undefined);
       }),
     );
   }
 
-  private enqueue(msg: WorkerRequest, transferList: ArrayBuffer[], timeoutMs: number): Promise<PageText[]> {
-    return new Promise<PageText[]>((resolve, reject) => {
-      this.queue.push({ id: msg.id, msg, transferList, timeoutMs, resolve, reject });
+  private enqueue(lane: string, bytes: Uint8Array, progress: DocumentProgress | null, timeoutMs: number): Promise<ReadOutcome> {
+    if (this.closed) return Promise.reject(new Error('the document reader is closed'));
+    return new Promise<ReadOutcome>((resolve, reject) => {
+      this.queue.push(lane, { id: this.nextId++, lane, bytes, progress, timeoutMs, resolve, reject });
       this.pump();
     });
   }
 
   private spawn(): Slot {
-    const worker = this.workerUrl.pathname.endsWith('.ts')
-      ? new Worker(bootstrapCode(this.workerUrl), { eval: true, execArgv: workerExecArgv() })
-      : new Worker(this.workerUrl, { execArgv: workerExecArgv() });
-    const slot: Slot = { worker, job: null, timer: null, dead: false };
+    const worker = startWorker(this.workerUrl);
+    const slot: Slot = { worker, job: null, timer: null, dead: false, open: [] };
     worker.on('message', (res: WorkerResponse) => this.onMessage(slot, res));
     worker.on('error', (err: Error) => this.onFailure(slot, `the reading worker failed: ${err.message}`));
     worker.on('exit', (code) => this.onFailure(slot, `the reading worker exited unexpectedly (code ${code})`));
@@ -215,14 +164,13 @@ export class ReadPool {
 
   private pump(): void {
     if (this.closed) return;
-    while (this.queue.length) {
-      let slot = this.slots.find((s) => !s.job && !s.dead);
-      if (!slot) {
-        if (this.slots.length >= this.size) return;
-        slot = this.spawn();
-      }
-      const job = this.queue.shift()!;
-      this.start(slot, job);
+    for (;;) {
+      const idle = this.slots.filter((s) => !s.job && !s.dead);
+      if (idle.length === 0 && this.slots.length >= this.size) return;
+      const job = this.queue.take();
+      if (!job) return;
+      // Fairness picks the job; among idle workers, one that has its document open saves reopening it.
+      this.start(idle.find((s) => s.open.includes(job.id)) ?? idle[0] ?? this.spawn(), job);
     }
   }
 
@@ -230,20 +178,26 @@ export class ReadPool {
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => {
-      this.fail(slot, new UnreadableDocumentError(`reading the document took longer than ${Math.round(job.timeoutMs / 1000)} s and was stopped`));
+      this.fail(slot, new UnreadableDocumentError(`reading the document stalled: one step took longer than ${Math.round(job.timeoutMs / 1000)} s and it was stopped`));
     }, job.timeoutMs);
     try {
-      slot.worker.postMessage(job.msg, job.transferList);
-    } catch {
-      try {
-        // e.g. an untransferable buffer: fall back to copying.
-        slot.worker.postMessage(job.msg);
-      } catch (err) {
-        this.finish(slot);
-        job.reject(new UnreadableDocumentError(`the document could not be handed to a reading worker (${(err as Error).message})`));
-        this.pump();
-      }
+      slot.worker.postMessage(this.request(slot, job));
+    } catch (err) {
+      this.finish(slot);
+      this.settle(job, new UnreadableDocumentError(`the document could not be handed to a reading worker (${(err as Error).message})`));
     }
+  }
+
+  /** The job's next slice for this worker, with the bytes unless the worker has the document open. */
+  private request(slot: Slot, job: Job): WorkerRequest {
+    if (!job.progress) return { type: 'crash', id: job.id };
+    const spec = job.progress.nextSlice();
+    // An image is read in one slice: nothing stays open.
+    if (spec.fileType !== 'pdf') return { type: 'slice', id: job.id, bytes: job.bytes, spec };
+    const isOpen = slot.open.includes(job.id);
+    slot.open = [...slot.open.filter((id) => id !== job.id), job.id];
+    if (slot.open.length > OPEN_PER_WORKER) slot.worker.postMessage({ type: 'close', id: slot.open.shift()! } satisfies WorkerRequest);
+    return isOpen ? { type: 'slice', id: job.id, spec } : { type: 'slice', id: job.id, bytes: job.bytes, spec };
   }
 
   private finish(slot: Slot): Job | null {
@@ -255,11 +209,28 @@ export class ReadPool {
     return job;
   }
 
+  /** The job is over: workers that hold its document close it, and the caller gets the outcome or the error. */
+  private settle(job: Job, outcome: ReadOutcome | Error): void {
+    for (const slot of this.slots) {
+      if (!slot.open.includes(job.id)) continue;
+      slot.open = slot.open.filter((id) => id !== job.id);
+      if (!slot.dead) slot.worker.postMessage({ type: 'close', id: job.id } satisfies WorkerRequest);
+    }
+    if (outcome instanceof Error) job.reject(outcome);
+    else job.resolve(outcome);
+  }
+
   private onMessage(slot: Slot, res: WorkerResponse): void {
     if (!slot.job || slot.job.id !== res.id) return;
     const job = this.finish(slot)!;
-    if (res.ok) job.resolve(res.pages);
-    else job.reject(res.kind === 'unreadable' ? new UnreadableDocumentError(res.message) : res.kind === 'unsupported' ? new UnsupportedFileError(res.message) : new Error(res.message));
+    if (!res.ok) this.settle(job, res.kind === 'unreadable' ? new UnreadableDocumentError(res.message) : res.kind === 'unsupported' ? new UnsupportedFileError(res.message) : new Error(res.message));
+    else {
+      const progress = job.progress!;
+      progress.absorb(res.result);
+      // Not done: to the back of its lane, so every other document gets a slice first.
+      if (progress.done) this.settle(job, progress.outcome());
+      else this.queue.push(job.lane, job);
+    }
     this.pump();
   }
 
@@ -277,7 +248,7 @@ export class ReadPool {
     if (i >= 0) this.slots.splice(i, 1);
     void slot.worker.terminate().catch(() => undefined);
     if (!this.closed) this.replacedWorkers++;
-    job?.reject(err);
+    if (job) this.settle(job, err);
     this.pump();
   }
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ExtractedInvoiceFields } from '../../src/extraction/types.ts';
-import { equipmentInvoice, invoiceTotals, makeInvoicePdf } from '../fixtures/invoice-documents.ts';
-import { gql, gqlUpload, startTestApp, type TestApp } from '../helpers/app.ts';
+import { CAFE_RECEIPT, equipmentInvoice, invoicePages, invoiceTotals, makeInvoicePdf, paperGoodsInvoice } from '../fixtures/invoice-documents.ts';
+import { makeTextPdf } from '../fixtures/reading-fixtures.ts';
+import { gql, gqlData, gqlUpload, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let partner: { partnerId: string; tenantId: string; apiKey: string };
@@ -105,19 +106,39 @@ describe('invoices connection', () => {
     expect(badCursor.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
-  test('50 invoices with line items, categories and vendors cost a constant number of SQL statements (no N+1)', async () => {
+  test('50 invoices with line items, categories, vendors and notes cost a constant number of SQL statements (no N+1)', async () => {
     statements.length = 0;
     const res = await gql(t.base, partner.apiKey, `query { invoices(first: 50) { nodes {
-      id vendorName lineItems { description costCategory } costCategories vendor { name totalSpent } } } }`);
+      id vendorName lineItems { description costCategory } costCategories vendor { name totalSpent } notes } } }`);
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data!.invoices.nodes;
     expect(nodes).toHaveLength(50);
-    expect(nodes.every((n: any) => n.lineItems.length > 0 && n.vendor?.name === n.vendorName)).toBe(true);
-    // auth (key lookup), tenants of the partner (list + loaders), the page, line items (one batch), vendors (one batch).
+    expect(nodes.every((n: any) => n.lineItems.length > 0 && n.vendor?.name === n.vendorName && n.notes.length === 0)).toBe(true);
+    // auth (key lookup), tenants of the partner (list + loaders), the page, line items, vendors and notes (a batch each).
     // The event dispatcher and the webhook delivery loop poll their tables in the background: not part of the request.
     // (their transactions' begin/commit included).
     const background = /outbox_events|webhook_deliveries|^\s*(begin|commit|rollback)\b/i;
     const counted = statements.filter((s) => !background.test(s));
-    expect(counted.length, counted.join('\n')).toBeLessThanOrEqual(6);
+    expect(counted.length, counted.join('\n')).toBeLessThanOrEqual(7);
+  });
+});
+
+describe('notes', () => {
+  test('say what reading left out of the document, on the upload and on later reads', async () => {
+    const withBlankPages = await makeTextPdf([...invoicePages(paperGoodsInvoice), [], []]);
+    const up = await multipartGql(partner.apiKey, 'mutation($file: Upload!) { uploadInvoice(file: $file) { invoice { id status notes } } }', { file: withBlankPages });
+    expect(up.body.errors).toBeUndefined();
+    const { invoice } = (up.body.data as any).uploadInvoice;
+    expect(invoice).toMatchObject({ status: 'processed', notes: ['2 blank pages skipped'] });
+    const read = await gqlData(t.base, partner.apiKey, 'query($id: UUID!) { invoice(id: $id) { notes } }', { id: invoice.id });
+    expect(read.invoice.notes).toEqual(['2 blank pages skipped']);
+
+    const receiptPdf = await makeTextPdf([CAFE_RECEIPT.map((text, i) => ({ text, x: 72, y: 72 + i * 16 })), []]);
+    const receiptUpload = await multipartGql(partner.apiKey, 'mutation($file: Upload!) { uploadReceipt(file: $file) { id total notes } }', { file: receiptPdf });
+    expect(receiptUpload.body.errors).toBeUndefined();
+    const receipt = (receiptUpload.body.data as any).uploadReceipt;
+    expect(receipt).toMatchObject({ total: 17.05, notes: ['1 blank page skipped'] });
+    const again = await gqlData(t.base, partner.apiKey, 'query($id: UUID!) { receipt(id: $id) { notes } }', { id: receipt.id });
+    expect(again.receipt.notes).toEqual(['1 blank page skipped']);
   });
 });

@@ -49,6 +49,15 @@ test('embedder: openai without URL or model, an unknown kind and bad dimensions 
   expect(bad).toContain('EMBEDDINGS_DIMENSIONS');
 });
 
+test('reading budgets: 50 pages, 10 OCR\'d pages and 20 s per document by default; EXTRACTION_* are validated', () => {
+  expect(loadConfig({}).readLimits).toEqual({ maxPages: 50, maxOcrPages: 10, budgetMs: 20_000 });
+  const c = loadConfig({ EXTRACTION_MAX_PAGES: '200', EXTRACTION_MAX_OCR_PAGES: '0', EXTRACTION_DOCUMENT_BUDGET_MS: '5000' });
+  expect(c.readLimits).toEqual({ maxPages: 200, maxOcrPages: 0, budgetMs: 5000 });
+  for (const bad of [{ EXTRACTION_MAX_PAGES: '0' }, { EXTRACTION_MAX_OCR_PAGES: '-1' }, { EXTRACTION_DOCUMENT_BUDGET_MS: '20s' }]) {
+    expect(() => loadConfig(bad)).toThrow(new RegExp(Object.keys(bad)[0]!));
+  }
+});
+
 test('webhooks: DESIGN §7 retry schedule by default; WEBHOOK_RETRY_SCHEDULE and OUTBOUND_ALLOW_LOOPBACK are validated', () => {
   const d = loadConfig({});
   expect(d.webhookRetryScheduleMs).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);

@@ -129,11 +129,11 @@ export function createDocumentAiExtractor(options: DocumentAiOptions): DocumentE
     provider: 'documentai',
     async extractInvoices(bytes, fileType) {
       const doc = await callProcessor(processors.invoice, bytes, fileType);
-      return { pageCount: pageCountOf(doc), invoices: documentToInvoices(doc) };
+      return { pageCount: pageCountOf(doc), invoices: documentToInvoices(doc), notes: [] };
     },
     async extractReceipt(bytes, fileType) {
       const doc = await callProcessor(processors.expense, bytes, fileType);
-      return { pageCount: pageCountOf(doc), receipt: documentToReceipt(doc) };
+      return { pageCount: pageCountOf(doc), receipt: documentToReceipt(doc), notes: [] };
     },
     async close() {
       closed = true;

@@ -1,7 +1,9 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { paintsSomething } from '../../../src/extraction/blank-page.ts';
 import { openPdf } from '../../../src/extraction/pdf-text.ts';
 import { UnreadableDocumentError } from '../../../src/extraction/types.ts';
-import { makeCorruptPdf, makeTextPdf } from '../../fixtures/reading-fixtures.ts';
+import { makeBlankPdf, makeCorruptPdf, makeDrawnPdf, makeScannedPdf, makeTextImagePng, makeTextPdf } from '../../fixtures/reading-fixtures.ts';
 
 describe('PDF text layer', () => {
   it('yields each page’s words in reading order with top-left coordinates in points', async () => {
@@ -63,6 +65,43 @@ describe('PDF text layer', () => {
     const p1 = await doc.readTextPage(1);
     await doc.close();
     expect(p1.needsOcr).toBe(true);
+  });
+
+  it('tells blank pages from pages that carry marks, without calling a scanned page blank', async () => {
+    const blank = async (pdf: Buffer): Promise<boolean[]> => {
+      const doc = await openPdf(new Uint8Array(pdf));
+      try {
+        return await Promise.all(Array.from({ length: doc.numPages }, (_, i) => doc.isBlankPage(i + 1)));
+      } finally {
+        await doc.close();
+      }
+    };
+    // Nothing painted at all (the operator list check).
+    expect(await blank(await makeBlankPdf(2))).toEqual([true, true]);
+    // A scanned receipt, faint (its text is light grey) and small (40 px type drawn at 5 pt).
+    const faintScan = await sharp(await makeTextImagePng(['GROCERY STORE 42', 'TOTAL 3.65'])).linear(0.4, 153).png().toBuffer();
+    const pages = await makeDrawnPdf([
+      // A white box over the whole page: painted, but no ink (the low-resolution render check).
+      (doc) => void doc.rect(0, 0, 595.28, 841.89).fill('#ffffff'),
+      // One thin pale-grey rule: ink.
+      (doc) => void doc.moveTo(72, 400).lineTo(300, 400).lineWidth(0.5).stroke('#aaaaaa'),
+      (doc) => void doc.image(faintScan, 200, 300, { width: 120 }),
+    ]);
+    expect(await blank(pages)).toEqual([true, false, false]);
+    expect(await blank(await makeScannedPdf(await makeTextImagePng(['TOTAL 3.65'])))).toEqual([false]);
+  });
+
+  it('counts only operators that mark the page as painting, and any operator it does not know', async () => {
+    const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const paints = (...ops: Array<[number, unknown?]>) => paintsSomething(OPS, ops.map((o) => o[0]), ops.map((o) => o[1] ?? null));
+    // What pdfkit writes on a blank page, and a clipping path.
+    expect(paints([OPS.transform, [1, 0, 0, -1, 0, 841.89]])).toBe(false);
+    expect(paints([OPS.save], [OPS.constructPath, [OPS.endPath, [null], null]], [OPS.clip], [OPS.restore])).toBe(false);
+    expect(paints([OPS.constructPath, [OPS.fill, [null], null]])).toBe(true);
+    expect(paints([OPS.beginText], [OPS.showText, [[]]], [OPS.endText])).toBe(true);
+    expect(paints([OPS.paintImageXObject, ['img', 10, 10]])).toBe(true);
+    expect(paints([OPS.shadingFill, ['sh']])).toBe(true);
+    expect(paints([9999])).toBe(true);
   });
 
   it('rejects an encrypted PDF with UnreadableDocumentError', async () => {

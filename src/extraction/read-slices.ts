@@ -1,0 +1,145 @@
+// A document is read in slices — a few text pages, or one OCR'd page, at a time — so the pool can interleave
+// documents and one large file never holds a worker for long (issue 13). This file is the protocol between the pool
+// and a reading worker, and the main thread's side of one document: what its next slice may do, what the slices
+// found, and notes that say what was left unread and why.
+
+import type { PreprocessOptions } from './ocr.ts';
+import type { FileType, PageText } from './types.ts';
+
+export interface ReadLimits {
+  /** Pages read per document at most; later pages are not read. */
+  maxPages: number;
+  /** PDF pages OCR'd per document at most (0: none). Blank pages are skipped before OCR and do not count. */
+  maxOcrPages: number;
+  /** Worker time (ms) per document: once used up, no further page is started and what was read is returned. */
+  budgetMs: number;
+}
+
+/**
+ * 50 pages covers the longest invoices and statements we see (text pages cost 5–50 ms each, so ≤ ~2.5 s); 10 OCR'd
+ * pages at 1–2 s each fit the 20 s budget; 20 s of work leaves a wide margin below the pool's 55 s per-slice
+ * stop and the 60 s at which clients and proxies commonly give up.
+ */
+export const DEFAULT_READ_LIMITS: ReadLimits = { maxPages: 50, maxOcrPages: 10, budgetMs: 20_000 };
+
+/** What one slice may do. */
+export interface SliceSpec {
+  fileType: FileType;
+  /** First page to read (1-based). */
+  from: number;
+  /** The page budget's last page (the document may end before it). */
+  lastPage: number;
+  /** Pages this slice may still OCR. */
+  ocrLeft: number;
+  /** No page is started after this much work (ms); the first page always is. */
+  untilMs: number;
+  preprocess?: Partial<PreprocessOptions>;
+}
+
+/** What one slice did. */
+export interface SliceResult {
+  numPages: number;
+  /** Pages read, in order; blank and not-OCR'd pages come with their (negligible) text layer. */
+  pages: PageText[];
+  /** The next page to read, or null once the last page allowed was read. */
+  next: number | null;
+  blank: number;
+  ocrd: number;
+  /** Pages that needed OCR after the OCR budget was used up. */
+  notOcrd: number[];
+  /** Worker time spent, opening the document included. */
+  ms: number;
+}
+
+/** `bytes` comes with the first slice a worker gets of a document; it keeps the document open until `close`. */
+export type WorkerRequest =
+  | { type: 'slice'; id: number; bytes?: Uint8Array; spec: SliceSpec }
+  | { type: 'close'; id: number }
+  | { type: 'crash'; id: number };
+
+export type WorkerResponse =
+  | { id: number; ok: true; result: SliceResult }
+  | { id: number; ok: false; kind: 'unreadable' | 'unsupported' | 'error'; message: string };
+
+export interface ReadOutcome {
+  /** Pages the document has (more than were read when a limit was reached). */
+  pageCount: number;
+  pages: PageText[];
+  notes: string[];
+}
+
+export class DocumentProgress {
+  private readonly pages: PageText[] = [];
+  private readonly notOcrd: number[] = [];
+  private pageCount = 0;
+  private next: number | null = 1;
+  private workMs = 0;
+  private ocrd = 0;
+  private blank = 0;
+  /** The first page left unread because the time budget ran out. */
+  private stoppedAt: number | null = null;
+
+  constructor(
+    readonly fileType: FileType,
+    private readonly limits: ReadLimits,
+    private readonly sliceMs: number,
+    private readonly preprocess?: Partial<PreprocessOptions>,
+  ) {}
+
+  get done(): boolean {
+    return this.next === null;
+  }
+
+  nextSlice(): SliceSpec {
+    if (this.next === null) throw new Error('the document has been read');
+    return {
+      fileType: this.fileType,
+      from: this.next,
+      lastPage: this.limits.maxPages,
+      ocrLeft: Math.max(0, this.limits.maxOcrPages - this.ocrd),
+      untilMs: Math.min(this.sliceMs, this.limits.budgetMs - this.workMs),
+      ...(this.preprocess ? { preprocess: this.preprocess } : {}),
+    };
+  }
+
+  absorb(slice: SliceResult): void {
+    this.pageCount = slice.numPages;
+    this.pages.push(...slice.pages);
+    this.notOcrd.push(...slice.notOcrd);
+    this.workMs += slice.ms;
+    this.ocrd += slice.ocrd;
+    this.blank += slice.blank;
+    this.next = slice.next;
+    if (this.next !== null && this.workMs >= this.limits.budgetMs) {
+      this.stoppedAt = this.next;
+      this.next = null;
+    }
+  }
+
+  outcome(): ReadOutcome {
+    const { maxPages, maxOcrPages, budgetMs } = this.limits;
+    const notes: string[] = [];
+    if (this.stoppedAt !== null) {
+      const unread = range(this.stoppedAt, Math.min(this.pageCount, maxPages));
+      notes.push(`stopped after ${Number((budgetMs / 1000).toFixed(1))} s of reading: ${pagesWere(unread)} not read`);
+    }
+    if (this.pageCount > maxPages) notes.push(`${pagesWere(range(maxPages + 1, this.pageCount))} not read (limit ${maxPages} pages per document)`);
+    if (this.notOcrd.length) notes.push(`${pagesWere(this.notOcrd)} not OCR'd (limit ${maxOcrPages} OCR'd pages per document)`);
+    if (this.blank) notes.push(`${this.blank} blank page${this.blank === 1 ? '' : 's'} skipped`);
+    return { pageCount: this.pageCount, pages: this.pages, notes };
+  }
+}
+
+const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+/** [3, 5, 6, 7] → "pages 3, 5–7 were"; [4] → "page 4 was". */
+function pagesWere(pages: number[]): string {
+  const runs: string[] = [];
+  for (let i = 0; i < pages.length; ) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j]! + 1) j++;
+    runs.push(j > i ? `${pages[i]}–${pages[j]}` : `${pages[i]}`);
+    i = j + 1;
+  }
+  return pages.length === 1 ? `page ${runs[0]} was` : `pages ${runs.join(', ')} were`;
+}
