@@ -25,6 +25,7 @@ const clients: Client[] = [];
 let a: ServerProcess;
 let b: ServerProcess;
 let apiKey: string;
+let partnerId: string;
 
 beforeAll(async () => {
   pglite = await createPglite();
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const url = `postgres://postgres:postgres@127.0.0.1:${proxy.port}/postgres?sslmode=disable`;
   database = await connect({ databaseUrl: url, poolSize: 2 });
   await migrateToLatest(database.db);
-  ({ apiKey } = await createPartnersService(database.db).createPartner({ name: 'Two Instances', tier: 'storage' }));
+  ({ apiKey, partnerId } = await createPartnersService(database.db).createPartner({ name: 'Two Instances', tier: 'storage' }));
   const env = (name: string) => ({
     ...process.env,
     DATABASE_URL: url,
@@ -97,3 +98,30 @@ test('an upload on A reaches a subscriber on B, and one on B reaches A', async (
   expect(onA).toEqual(expected);
   expect(onB).toEqual(expected);
 }, 60_000);
+
+test('a key revoked elsewhere on the shared database closes its sockets on both instances within 5 s (4403)', async () => {
+  const { apiKey: doomed } = await createPartnersService(database.db).createApiKey({ partnerId });
+  const closed = [a, b].map((server) => {
+    const c = createClient({ url: `${server.base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: doomed }, retryAttempts: 0, lazy: false, onNonLazyError: () => {} });
+    clients.push(c);
+    const ticks: unknown[] = [];
+    c.subscribe({ query: 'subscription { serverTime(everyMs: 250) }' }, { next: (t) => ticks.push(t), error: () => {}, complete: () => {} });
+    return {
+      ticks,
+      closed: new Promise<{ code: number; reason: string; at: number }>((resolve) =>
+        c.on('closed', (e) => resolve({ code: (e as WebSocket.CloseEvent).code, reason: String((e as WebSocket.CloseEvent).reason), at: Date.now() })),
+      ),
+    };
+  });
+  await waitFor(() => closed.every((c) => c.ticks.length > 0), 10_000);
+  expect(closed.every((c) => c.ticks.length > 0)).toBe(true);
+  // Neither instance revokes it: this process does, straight on the shared database (as the CLI does).
+  const revokedAt = Date.now();
+  await createPartnersService(database.db).revokeApiKey(doomed.slice(0, 11));
+  for (const { closed: done } of closed) {
+    const { code, reason, at } = await done;
+    expect({ code, reason }).toEqual({ code: 4403, reason: 'API key revoked' });
+    expect(at - revokedAt).toBeLessThan(5000);
+  }
+}, 60_000);
+
