@@ -80,6 +80,16 @@ describe('graphql-ws on /graphql', () => {
     expect(query.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
   });
 
+  test.each(['next', 'error', 'connection_ack'])('a client sending a server’s %s message is closed with 4400, not 4500', async (type) => {
+    const socket = new WebSocket(`${t.base.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.on('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { apiKey } }));
+    await new Promise((resolve) => socket.once('message', resolve));
+    socket.send(JSON.stringify(type === 'connection_ack' ? { type } : { type, id: '1', payload: type === 'error' ? [{ message: 'x' }] : {} }));
+    expect(await closed).toBe(4400);
+  });
+
   test.each([
     ['no connectionParams', undefined],
     ['an unknown key', { apiKey: `pk_${'B'.repeat(32)}` }],
