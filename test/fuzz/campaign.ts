@@ -7,6 +7,7 @@ import { graphqlFieldCaseArb, rootFields } from './graphql-requests.ts';
 import { loadRestOperations, restCaseArb, routeName } from './rest-requests.ts';
 import { type Outcome, send } from './send.ts';
 import type { FuzzTarget } from './target.ts';
+import { webCaseArb } from './web-requests.ts';
 import { wsProtocolCaseArb } from './ws-protocol.ts';
 
 // One fuzzing campaign against a running target: `requests` cases drawn with fast-check from a fixed seed, sent one
@@ -65,6 +66,7 @@ export function fuzzCases(ctx: FuzzContext, schema: GraphQLSchema = buildSchema(
     { weight: 38, arbitrary: fc.oneof(...fields.map((f) => graphqlFieldCaseArb(f.kind, f.typeName, f.field, ctx))) },
     { weight: 12, arbitrary: graphqlDocumentCaseArb(ctx) },
     { weight: 5, arbitrary: wsProtocolCaseArb(ctx) },
+    { weight: 4, arbitrary: webCaseArb(ctx) },
   );
   return { arbitrary, routes: [...ops.map(routeName), ...fields.map((f) => `graphql ${f.typeName}.${f.field.name}`)] };
 }

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { authArb, encodeSegment, type FuzzContext, type HttpBody, type HttpCase, idempotencyArb, oddJsonBody, queryString, rawSegment } from './cases.ts';
 import { formArb } from './multipart.ts';
 import { type Slot, slotFromOpenApi } from './slots.ts';
-import { hostilityArb, valueFor } from './values.ts';
+import { hostile, hostilityArb, plausible, valueFor } from './values.ts';
 
 // Requests for every path and method of schema/openapi.yaml: path parameters (seeded ids, random UUIDs, malformed
 // and raw-encoded segments), query parameters per the spec (good, bad, repeated, unknown), and bodies built from the
@@ -101,7 +101,8 @@ function bodyArb(op: RestOperation, ctx: FuzzContext, hostility: 0 | 1 | 4): fc.
     const form = formArb(fields.map((f) => ({ name: f.name, isFile: f.kind === 'upload', text: valueFor(f, ctx.ids, hostility) })));
     return form.map((f) => ({ body: { type: 'form' as const, form: f }, contentType: f.contentType }));
   }
-  const value = valueFor(slot, ctx.ids, hostility);
+  // The body's fields are plausible or hostile; now and then the whole body is something else.
+  const value = fc.oneof({ weight: 10, arbitrary: plausible(slot, ctx.ids, hostility) }, { weight: hostility ? 1 : 0, arbitrary: hostile(slot, ctx.ids) });
   return fc.oneof(
     { weight: 14, arbitrary: value.map((v) => ({ body: { type: 'json' as const, value: v }, contentType: 'application/json' })) },
     { weight: hostility ? 2 : 0, arbitrary: value.chain(oddJsonBody) },

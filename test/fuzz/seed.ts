@@ -3,8 +3,8 @@ import { makeTextPdf } from '../fixtures/reading-fixtures.ts';
 
 // Real ids for the fuzzer to aim at, created through the API as a partner would: a sub-tenant with a store, an
 // uploaded invoice (and so a vendor), a receipt, inventory, an employee with a schedule, a shift, a punch and a
-// time-off request, and a shape profile. Generated requests use these ids next to random and malformed ones, so
-// they get past "not found" into the code behind it.
+// time-off request, a shape profile, and a tenant user's browser session. Generated requests use these ids next to
+// random and malformed ones, so they get past "not found" into the code behind it.
 
 export interface SeedIds {
   defaultTenantId: string;
@@ -21,6 +21,8 @@ export interface SeedIds {
   shiftId: string;
   timeOffId: string;
   profileName: string;
+  /** A tenant user's session cookie (`pa_session=…`), from a redeemed embed sign-in link. */
+  sessionCookie: string;
 }
 
 export async function seedThroughApi(base: string, apiKey: string, invoicePdf: Buffer): Promise<SeedIds> {
@@ -80,7 +82,14 @@ export async function seedThroughApi(base: string, apiKey: string, invoicePdf: B
     employeeId: made.employee.id, startDate: '2026-02-02', endDate: '2026-02-03', reason: 'seeded',
   });
 
+  const embed = await rest(`/api/v1/partner/tenants/${tenantId}/embed/auth`, { email: 'cfo@bistro.example', name: 'Casey', role: 'cfo', externalStoreId, page: 'dashboard' });
+  const link = new URL(embed.data.embedUrl);
+  const redeemed = await fetch(`${base}${link.pathname}${link.search}`, { redirect: 'manual' });
+  const sessionCookie = redeemed.headers.get('set-cookie')?.split(';')[0];
+  if (!sessionCookie) throw new Error(`seeding: the embed link answered ${redeemed.status} without a session cookie`);
+
   return {
+    sessionCookie,
     defaultTenantId,
     tenantId,
     storeId,

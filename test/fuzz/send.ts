@@ -46,7 +46,14 @@ function sendHttp(base: string, c: HttpCase, invoicePdf: Buffer): Promise<Outcom
       timeout: HTTP_TIMEOUT_MS,
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${HTTP_TIMEOUT_MS / 1000} s`)));
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ label: 'no answer', problem: `no answer: ${err.code ?? err.message}`, excerpt: '', correlationIds: [] }));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // A request refused before it is read — headers over Node's 16 KB (431), a body behind a malformed URL (400),
+      // over the size limit (413) — is answered and the connection closed while a large request is still being sent:
+      // Node's client then sees the reset, not the answer (curl shows it). The process and /healthz are checked anyway.
+      if ((err.code === 'ECONNRESET' || err.code === 'EPIPE') && (headerBytes(c) > MAX_HEADER_BYTES || (payload?.length ?? 0) > LARGE_BODY)) {
+        resolve({ label: 'reset: large request', excerpt: '', correlationIds: [] });
+      } else resolve({ label: 'no answer', problem: `no answer: ${err.code ?? err.message}`, excerpt: '', correlationIds: [] });
+    });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
@@ -55,6 +62,13 @@ function sendHttp(base: string, c: HttpCase, invoicePdf: Buffer): Promise<Outcom
     });
     req.end(payload);
   });
+}
+
+const MAX_HEADER_BYTES = 16 * 1024;
+const LARGE_BODY = 256 * 1024;
+
+function headerBytes(c: HttpCase): number {
+  return Buffer.byteLength(`${c.method} ${c.url} HTTP/1.1\r\n`) + Object.entries(c.headers).reduce((n, [k, v]) => n + Buffer.byteLength(`${k}: ${v}\r\n`), 0);
 }
 
 function judgeHttp(status: number, contentType: string, text: string): Outcome {

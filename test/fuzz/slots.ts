@@ -14,7 +14,7 @@ import {
 export type Slot =
   | { kind: 'string'; name: string; format?: string; enum?: readonly string[] }
   | { kind: 'integer' | 'number' | 'boolean' | 'json' | 'upload'; name: string }
-  | { kind: 'object'; name: string; fields: Record<string, Slot>; required: readonly string[] }
+  | { kind: 'object'; name: string; fields: Record<string, Slot>; required: readonly string[]; exactlyOne?: ReadonlyArray<readonly string[]> }
   | { kind: 'array'; name: string; items: Slot };
 
 type JsonSchema = Record<string, any>;
@@ -32,15 +32,18 @@ export function slotFromOpenApi(schema: JsonSchema, name: string, doc: JsonSchem
       required: objects.flatMap((o) => o.required),
     };
   }
-  const variant = ((s.anyOf ?? s.oneOf) as JsonSchema[] | undefined)?.map((v) => resolve(v, doc)).find((v) => v.type !== 'null');
-  if (variant) return slotFromOpenApi(variant, name, doc);
+  const variants = ((s.anyOf ?? s.oneOf) as JsonSchema[] | undefined)?.map((v) => resolve(v, doc));
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
-  if (s.enum) return { kind: 'string', name, enum: (s.enum as unknown[]).filter((v): v is string => typeof v === 'string') };
   if (type === 'object' || s.properties) {
     const fields: Record<string, Slot> = {};
     for (const [key, child] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>)) fields[key] = slotFromOpenApi(child, key, doc);
-    return { kind: 'object', name, fields, required: s.required ?? [] };
+    // `oneOf: [{required: [a]}, {required: [b]}]`: exactly one of the groups.
+    const exactlyOne = variants?.every((v) => Array.isArray(v.required) && Object.keys(v).length === 1) ? variants.map((v) => v.required as string[]) : undefined;
+    return { kind: 'object', name, fields, required: s.required ?? [], ...(exactlyOne ? { exactlyOne } : {}) };
   }
+  const variant = variants?.find((v) => v.type !== 'null');
+  if (variant) return slotFromOpenApi(variant, name, doc);
+  if (s.enum) return { kind: 'string', name, enum: (s.enum as unknown[]).filter((v): v is string => typeof v === 'string') };
   if (type === 'array') return { kind: 'array', name, items: slotFromOpenApi(s.items ?? {}, name, doc) };
   if (type === 'integer' || type === 'number' || type === 'boolean') return { kind: type, name };
   if (type === 'string' && s.format === 'binary') return { kind: 'upload', name };

@@ -46,12 +46,15 @@ function plausibleText(name: string, ids: SeedIds): fc.Arbitrary<string> {
   return word;
 }
 
-function plausible(slot: Slot, ids: SeedIds, hostility: Hostility, depth: number): fc.Arbitrary<unknown> {
+export function plausible(slot: Slot, ids: SeedIds, hostility: Hostility, depth = 0): fc.Arbitrary<unknown> {
   switch (slot.kind) {
     case 'string':
       if (slot.enum) return fc.constantFrom(...slot.enum);
       switch (slot.format) {
-        case 'uuid': return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...idPool(slot.name, ids)) }, { weight: 1, arbitrary: fc.constantFrom(...allIds(ids)) }, { weight: 1, arbitrary: fc.uuid() });
+        case 'uuid': {
+          const pool = idPool(slot.name, ids);
+          return fc.oneof({ weight: 6, arbitrary: fc.constant(pool[0]!) }, { weight: 2, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: fc.constantFrom(...allIds(ids)) }, { weight: 1, arbitrary: fc.uuid() });
+        }
         case 'date': return fc.date({ min: new Date('2025-06-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
         case 'date-time': return fc.date({ min: new Date('2025-06-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
         case 'email': return fc.constantFrom('owner@bistro.example', 'm@b.co', 'a.b+c@example.org');
@@ -69,16 +72,22 @@ function plausible(slot: Slot, ids: SeedIds, hostility: Hostility, depth: number
     case 'upload': return fc.constant(null);
     case 'array': return fc.array(valueFor(slot.items, ids, hostility, depth + 1), { minLength: 1, maxLength: 3 });
     case 'object': {
-      const model: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [key, field] of Object.entries(slot.fields)) model[key] = valueFor(field, ids, hostility, depth + 1);
-      return fc.record(model, { requiredKeys: [...slot.required] });
+      const groups = slot.exactlyOne ?? [[]];
+      return fc.oneof(
+        ...groups.map((group) => {
+          const model: Record<string, fc.Arbitrary<unknown>> = {};
+          const others = groups.flat().filter((key) => !group.includes(key));
+          for (const [key, field] of Object.entries(slot.fields)) if (!others.includes(key)) model[key] = valueFor(field, ids, hostility, depth + 1);
+          return fc.record(model, { requiredKeys: [...slot.required, ...group] });
+        }),
+      );
     }
   }
 }
 
 const hostileKey = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'prototype', '\u0000', '', 'a\u0000b', '$set')).filter((k) => !isUrlInput(k));
 
-function hostile(slot: Slot, ids: SeedIds, depth: number): fc.Arbitrary<unknown> {
+export function hostile(slot: Slot, ids: SeedIds, depth = 0): fc.Arbitrary<unknown> {
   const common = [
     { weight: 3, arbitrary: wrongType(slot.kind) },
     { weight: 1, arbitrary: fc.constant(undefined) },
