@@ -21,6 +21,8 @@ const nestedVendors = (levels: number) => {
 const documents: fc.Arbitrary<[string, string | Huge]> = fc.oneof(
   fc.integer({ min: 1, max: 60 }).map((n): [string, string] => ['deep valid', nestedVendors(n)]),
   fc.integer({ min: 5, max: 3000 }).map((n): [string, string] => ['deep unknown fields', `{ ${'a { '.repeat(n)}b${' }'.repeat(n)} }`]),
+  fc.integer({ min: 100, max: 4990 }).map((n): [string, string] => ['deep list literal', `{ vendors(limit: ${'['.repeat(n)}${']'.repeat(n)}) { id } }`]),
+  fc.integer({ min: 100, max: 2490 }).map((n): [string, string] => ['deep object literal', `{ invoices(filter: ${'{ a: '.repeat(n)}1${' }'.repeat(n)}) { nodes { id } } }`]),
   fc.integer({ min: 10, max: 3000 }).map((n): [string, string] => ['deep introspection', `{ __schema { types { ${'fields { type { ofType { '.repeat(n)}name${' } } }'.repeat(n)} } } }`]),
   fc.integer({ min: 20, max: 2500 }).map((n): [string, string] => ['aliases', `{ ${repeat(n, (i) => `a${i}: viewer { name }`)} }`]),
   fc.integer({ min: 2, max: 200 }).map((n): [string, string] => ['aliased lists', `{ ${repeat(n, (i) => `a${i}: invoices(first: 100) { nodes { id lineItems { description } } }`)} }`]),
