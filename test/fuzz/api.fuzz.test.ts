@@ -46,6 +46,7 @@ test(`${REQUESTS} seeded requests (seed ${SEED}) over every route and argument: 
   expect(result.alive, report).toBe(true);
   expect(result.healthz, report).toMatch(/^200/);
   expect(result.missing, report).toEqual([]);
+  expect(result.missingArguments, report).toEqual([]);
   const fiveHundreds = [...result.byStatus].filter(([label]) => /^5\d\d$/.test(label));
   expect(fiveHundreds, report).toEqual([]);
 }, 600_000);

@@ -48,6 +48,10 @@ export interface CampaignResult {
   byRoute: Map<string, Map<string, number>>;
   /** REST operations and GraphQL root fields that received no request. */
   missing: string[];
+  /** Requests that gave each GraphQL argument a value (`Type.field(argument)`, root fields and the fields below). */
+  byArgument: Map<string, number>;
+  /** Arguments of root fields that were never given a value. */
+  missingArguments: string[];
   failure?: Failure;
   /** With keepGoing: the first failure of each route and problem (not shrunk). */
   failures: Array<Omit<Failure, 'report'>>;
@@ -58,7 +62,7 @@ export interface CampaignResult {
 const HEALTH_TIMEOUT_MS = 5_000;
 
 /** Every case the fuzzer draws from, and the routes that must each get some. */
-export function fuzzCases(ctx: FuzzContext, schema: GraphQLSchema = buildSchema()): { arbitrary: fc.Arbitrary<FuzzCase>; routes: string[] } {
+export function fuzzCases(ctx: FuzzContext, schema: GraphQLSchema = buildSchema()): { arbitrary: fc.Arbitrary<FuzzCase>; routes: string[]; args: string[] } {
   const ops = loadRestOperations();
   const fields = rootFields(schema);
   const arbitrary = fc.oneof(
@@ -68,7 +72,11 @@ export function fuzzCases(ctx: FuzzContext, schema: GraphQLSchema = buildSchema(
     { weight: 5, arbitrary: wsProtocolCaseArb(ctx) },
     { weight: 4, arbitrary: webCaseArb(ctx) },
   );
-  return { arbitrary, routes: [...ops.map(routeName), ...fields.map((f) => `graphql ${f.typeName}.${f.field.name}`)] };
+  return {
+    arbitrary,
+    routes: [...ops.map(routeName), ...fields.map((f) => `graphql ${f.typeName}.${f.field.name}`)],
+    args: fields.flatMap((f) => f.field.args.map((a) => `${f.typeName}.${f.field.name}(${a.name})`)),
+  };
 }
 
 export async function healthz(base: string): Promise<string> {
@@ -82,7 +90,8 @@ export async function healthz(base: string): Promise<string> {
 
 export async function runCampaign(target: FuzzTarget, options: CampaignOptions): Promise<CampaignResult> {
   const ctx: FuzzContext = { ids: target.ids, keys: target.keys };
-  const { arbitrary, routes } = fuzzCases(ctx);
+  const { arbitrary, routes, args } = fuzzCases(ctx);
+  const byArgument = new Map<string, number>();
   const byStatus = new Map<string, number>();
   const byRoute = new Map<string, Map<string, number>>();
   const started = Date.now();
@@ -105,6 +114,7 @@ export async function runCampaign(target: FuzzTarget, options: CampaignOptions):
     if (!failing) {
       sent++;
       tally(c.route, outcome.label);
+      for (const arg of c.args ?? []) byArgument.set(arg, (byArgument.get(arg) ?? 0) + 1);
       if (options.progress && sent % (options.progressEvery ?? 1000) === 0) {
         options.progress(`${sent}/${options.requests} requests, ${Math.round((Date.now() - started) / 1000)} s`);
       }
@@ -143,6 +153,8 @@ export async function runCampaign(target: FuzzTarget, options: CampaignOptions):
     byStatus,
     byRoute,
     missing: routes.filter((r) => !byRoute.has(r)),
+    byArgument,
+    missingArguments: args.filter((a) => !byArgument.has(a)),
     ...(failure ? { failure } : {}),
     failures: [...failures.values()],
     alive: exit === null || exit === undefined,

@@ -25,6 +25,8 @@ export interface HttpCase {
   url: string;
   headers: Record<string, string>;
   body?: HttpBody;
+  /** GraphQL arguments given a value, as `Type.field(argument)` (for the coverage table). */
+  args?: string[];
 }
 
 export interface WsCase {
@@ -36,6 +38,7 @@ export interface WsCase {
   frames: Array<{ json: unknown } | { raw: string | Huge }>;
   /** Subscriptions are given this long to emit before the client completes them. */
   listenMs: number;
+  args?: string[];
 }
 
 export type FuzzCase = HttpCase | WsCase;

@@ -32,11 +32,14 @@ export interface Operation {
   kind: 'query' | 'mutation' | 'subscription';
   document: string;
   vars: VarDef[];
+  /** The arguments given a value, as `Type.field(argument)`. */
+  args: string[];
 }
 
 interface Piece {
   text: string;
   vars: VarDef[];
+  args: string[];
 }
 
 /** A piece of document whose variable names get the prefix of where it is used (so pieces can be shared). */
@@ -53,12 +56,13 @@ export function rootFields(schema: GraphQLSchema): Array<{ kind: Operation['kind
   return roots.flatMap(([kind, type]) => (type ? Object.values(type.getFields()).map((field) => ({ kind, typeName: type.name, field })) : []));
 }
 
-function argArb(arg: GraphQLArgument, ctx: FuzzContext, hostility: Hostility): fc.Arbitrary<Render | null> {
+function argArb(arg: GraphQLArgument, field: string, ctx: FuzzContext, hostility: Hostility): fc.Arbitrary<Render | null> {
   const slot: Slot = slotFromGraphQL(arg.type, arg.name);
   const declared = String(arg.type);
   const asVariable = (type: string, value: unknown, upload: boolean): Render => (prefix) => ({
     text: `${arg.name}: $${prefix}${arg.name}`,
     vars: [{ name: `${prefix}${arg.name}`, type, value, upload }],
+    args: [`${field}(${arg.name})`],
   });
   if (slot.kind === 'upload') return fc.constant(asVariable(declared, null, true));
   const value = valueFor(slot, ctx.ids, hostility);
@@ -66,7 +70,7 @@ function argArb(arg: GraphQLArgument, ctx: FuzzContext, hostility: Hostility): f
   const omitWeight = isNonNullType(arg.type) ? (hostility ? 1 : 0) : 4;
   return fc.oneof(
     { weight: 8, arbitrary: fc.tuple(value, type).map(([v, t]) => asVariable(t, v, false)) },
-    { weight: 3, arbitrary: value.map((v): Render => () => ({ text: `${arg.name}: ${printLiteral(v, slot)}`, vars: [] })) },
+    { weight: 3, arbitrary: value.map((v): Render => () => ({ text: `${arg.name}: ${printLiteral(v, slot)}`, vars: [], args: [`${field}(${arg.name})`] })) },
     { weight: omitWeight, arbitrary: fc.constant(null) },
   );
 }
@@ -81,12 +85,12 @@ function fieldArb(owner: string, field: GraphQLField<unknown, unknown>, depth: n
   const key = `${owner}.${field.name}/${depth}/${hostility}`;
   const known = cache.get(key);
   if (known) return known;
-  const args = fc.tuple(...field.args.map((a) => argArb(a, ctx, hostility)));
+  const args = fc.tuple(...field.args.map((a) => argArb(a, `${owner}.${field.name}`, ctx, hostility)));
   const arb = fc.tuple(args, selectionArb(getNamedType(field.type), depth, ctx, hostility)).map(([given, sel]): Render => (prefix) => {
     const present = given.filter((g): g is Render => g !== null).map((g) => g(prefix));
     const inner = sel(`${prefix}${field.name}_`);
     const argText = present.length ? `(${present.map((g) => g.text).join(', ')})` : '';
-    return { text: `${field.name}${argText}${inner.text}`, vars: [...present.flatMap((g) => g.vars), ...inner.vars] };
+    return { text: `${field.name}${argText}${inner.text}`, vars: [...present.flatMap((g) => g.vars), ...inner.vars], args: [...present.flatMap((g) => g.args), ...inner.args] };
   });
   cache.set(key, arb);
   return arb;
@@ -94,8 +98,8 @@ function fieldArb(owner: string, field: GraphQLField<unknown, unknown>, depth: n
 
 /** The leaf fields of a type, plus up to two of its object fields (with their arguments) while depth remains. */
 function selectionArb(type: GraphQLNamedType, depth: number, ctx: FuzzContext, hostility: Hostility): fc.Arbitrary<Render> {
-  if (isLeafType(type)) return fc.constant(() => ({ text: '', vars: [] }));
-  if (isAbstractType(type) || !isObjectType(type)) return fc.constant(() => ({ text: ' { __typename }', vars: [] }));
+  if (isLeafType(type)) return fc.constant(() => ({ text: '', vars: [], args: [] }));
+  if (isAbstractType(type) || !isObjectType(type)) return fc.constant(() => ({ text: ' { __typename }', vars: [], args: [] }));
   const fields = Object.values(type.getFields());
   const leaves = fields.filter((f) => isLeafType(getNamedType(f.type)) && f.args.length === 0);
   const objects = fields.filter((f) => !leaves.includes(f));
@@ -103,7 +107,7 @@ function selectionArb(type: GraphQLNamedType, depth: number, ctx: FuzzContext, h
   return children.chain((chosen) =>
     fc.tuple(...chosen.map((f) => fieldArb(type.name, f, depth - 1, ctx, hostility))).map((renders): Render => (prefix) => {
       const pieces = renders.map((r) => r(prefix));
-      return { text: ` { __typename ${leaves.map((f) => f.name).join(' ')} ${pieces.map((p) => p.text).join(' ')} }`, vars: pieces.flatMap((p) => p.vars) };
+      return { text: ` { __typename ${leaves.map((f) => f.name).join(' ')} ${pieces.map((p) => p.text).join(' ')} }`, vars: pieces.flatMap((p) => p.vars), args: pieces.flatMap((p) => p.args) };
     }),
   );
 }
@@ -118,6 +122,7 @@ export function operationArb(kind: Operation['kind'], typeName: string, field: G
       kind,
       document: `${kind} Fuzz${defs ? `(${defs})` : ''} { ${piece.text} }`,
       vars: piece.vars,
+      args: piece.args,
     };
   });
 }

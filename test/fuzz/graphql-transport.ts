@@ -11,7 +11,7 @@ import { toJsonText } from './wire.ts';
 export function graphqlTransportArb(op: Operation, auth: Record<string, string>): fc.Arbitrary<FuzzCase> {
   const variables = Object.fromEntries(op.vars.map((v) => [v.name, v.value]));
   const uploads = op.vars.filter((v) => v.upload);
-  const lazy = (make: () => FuzzCase) => fc.constant(null).map(make);
+  const lazy = (make: () => FuzzCase) => fc.constant(null).map(() => ({ ...make(), args: op.args }));
   const post = lazy(() => ({
     channel: 'http',
     route: op.route,
@@ -35,6 +35,7 @@ export function graphqlTransportArb(op: Operation, auth: Record<string, string>)
     listenMs: op.kind === 'subscription' ? 150 : 0,
   }));
   const multipart = multipartArb(op, variables, uploads.map((u) => u.name)).map<FuzzCase>((form) => ({
+    args: op.args,
     channel: 'http',
     route: op.route,
     method: 'POST',

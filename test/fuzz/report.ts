@@ -20,7 +20,11 @@ export function formatResult(result: CampaignResult, serverLog = ''): string {
     const total = [...counts.values()].reduce((s, n) => s + n, 0);
     lines.push(`  ${route.padEnd(width)} ${String(total).padStart(5)}  ${count(counts)}`);
   }
+  const rootArgs = [...result.byArgument.keys()].filter((a) => /^(Query|Mutation|Subscription)\./.test(a));
+  const least = [...result.byArgument.entries()].filter(([a]) => rootArgs.includes(a)).sort((x, y) => x[1] - y[1])[0];
+  lines.push('', `GraphQL arguments given a value: ${rootArgs.length} of the root fields' ${rootArgs.length + result.missingArguments.length} (the least often ${least ? `${least[0]} ×${least[1]}` : '-'}), and ${result.byArgument.size - rootArgs.length} of the fields selected below them`);
   if (result.missing.length) lines.push('', `routes without a request: ${result.missing.join(', ')}`);
+  if (result.missingArguments.length) lines.push('', `arguments never given a value: ${result.missingArguments.join(', ')}`);
   lines.push('', `responses >= 500: ${fiveHundreds}`, `process alive: ${result.alive ? 'yes' : 'NO'}`, `/healthz: ${result.healthz}`);
   if (result.failure) lines.push('', formatFailure(result.failure, result.seed, serverLog));
   for (const f of result.failures) lines.push('', formatFailure({ ...f, report: '' }, result.seed, serverLog));
