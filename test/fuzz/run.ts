@@ -26,6 +26,13 @@ if (!wordVectorCacheExists(cacheDir)) await buildWordVectorCache(cacheDir);
 
 process.stderr.write(`fuzz: seed ${seed}, ${requests} requests; starting the server…\n`);
 const target = await startFuzzTarget({ wordVectorCacheDir: cacheDir });
+// Interrupted: no report of the half-run campaign; the target's exit hook kills the server and removes its DATA_DIR.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`fuzz: ${signal}, stopped\n`);
+    process.exit(130);
+  });
+}
 let ok = false;
 try {
   const result = await runCampaign(target, { seed, requests, path: values.path, keepGoing: values['keep-going'], progress: (line) => process.stderr.write(`${line}\n`), progressEvery: 1000 });

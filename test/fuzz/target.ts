@@ -52,7 +52,15 @@ export async function startFuzzTarget(opts: { wordVectorCacheDir: string }): Pro
   let exitCode: number | null | undefined;
   const server = await startServerProcess(env, running);
   void server.exited.then((code) => (exitCode = code ?? -1));
+  // A runner that ends without stop() (an error, a closed pipe) must not leave the server holding DATA_DIR.
+  const killOnExit = () => {
+    server.proc.kill('SIGKILL');
+    // The server may still be writing as it dies: retry until the directory is gone.
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  };
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.off('exit', killOnExit);
     if (exitCode === undefined) {
       server.proc.kill('SIGTERM');
       await Promise.race([server.exited, new Promise((r) => setTimeout(r, 10_000))]);
