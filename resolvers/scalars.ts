@@ -29,7 +29,9 @@ const UploadResolver = new GraphQLScalarType<UploadedFile, never>({
 
 /**
  * graphql-scalars' Date, except that an input arrives as the calendar day 'YYYY-MM-DD' (like `date` columns)
- * rather than a Date at UTC midnight, so services compare and store days without time zone arithmetic.
+ * rather than a Date at UTC midnight, so services compare and store days without time zone arithmetic. Input days
+ * run from 1900 to 2999: week and report arithmetic a few days either side of 0001-01-01 or 9999-12-31 leaves what
+ * Postgres and a 'YYYY-MM-DD' string can hold.
  */
 const base = DateResolver.toConfig();
 const CalendarDateResolver = new GraphQLScalarType<string, string>({
@@ -38,7 +40,14 @@ const CalendarDateResolver = new GraphQLScalarType<string, string>({
   parseLiteral: (ast, variables) => calendarDay(base.parseLiteral!(ast, variables)),
 });
 
-const calendarDay = (value: unknown): string => (value as Date).toISOString().slice(0, 10);
+const FIRST_DAY = '1900-01-01';
+const LAST_DAY = '2999-12-31';
+
+function calendarDay(value: unknown): string {
+  const day = (value as Date).toISOString().slice(0, 10);
+  if (day < FIRST_DAY || day > LAST_DAY) throw new GraphQLError(`Date must be a day from ${FIRST_DAY} to ${LAST_DAY} (got ${day})`);
+  return day;
+}
 
 export const scalarResolvers = {
   UUID: UUIDResolver,

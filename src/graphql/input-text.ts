@@ -4,10 +4,12 @@ import { UploadedFile } from '../http/multipart.ts';
 // The one rule for text input (DESIGN §9): NUL and the other C0 control characters, except tab, line feed and
 // carriage return, are refused with 400 naming the field — in variables (REST routes build theirs the same way),
 // in string literals of the document, and in the names of uploaded files. Postgres cannot store NUL in text, and
-// nothing a partner sends has a reason to carry the others.
+// nothing a partner sends has a reason to carry the others. So is half of a UTF-16 surrogate pair (JSON's
+// "\udfff"): it is not a character, and the database's UTF-8 conversion can turn it into bytes Postgres refuses.
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export interface TextProblem {
   field: string;
@@ -20,10 +22,14 @@ export function textProblem(variables: unknown, document?: DocumentNode): TextPr
 }
 
 /** The problem with one text value, for inputs that do not go through GraphQL (HTML forms). */
-export function controlCharacterProblem(text: string): string | null {
-  const m = CONTROL.exec(text);
-  return m ? `must not contain control characters (found U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})` : null;
+export function textValueProblem(text: string): string | null {
+  const control = CONTROL.exec(text);
+  if (control) return `must not contain control characters (found ${codePoint(control[0])})`;
+  const half = LONE_SURROGATE.exec(text);
+  return half ? `must be valid Unicode text (found an unpaired surrogate ${codePoint(half[0])})` : null;
 }
+
+const codePoint = (ch: string) => `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Walks a JSON-like value iteratively (a deeply nested body cannot exhaust the stack). */
 function inValue(root: unknown, rootPath: string): TextProblem | null {
@@ -31,16 +37,16 @@ function inValue(root: unknown, rootPath: string): TextProblem | null {
   while (stack.length) {
     const [value, path] = stack.pop()!;
     if (typeof value === 'string') {
-      const problem = controlCharacterProblem(value);
+      const problem = textValueProblem(value);
       if (problem) return { field: path || 'value', problem };
     } else if (value instanceof UploadedFile) {
-      const problem = value.filename === null ? null : controlCharacterProblem(value.filename);
+      const problem = value.filename === null ? null : textValueProblem(value.filename);
       if (problem) return { field: path || 'file', problem: `file name ${problem}` };
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
     } else if (value && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
-        const keyProblem = controlCharacterProblem(key);
+        const keyProblem = textValueProblem(key);
         if (keyProblem) return { field: path || 'value', problem: `has a key that ${keyProblem}` };
         stack.push([child, path ? `${path}.${key}` : key]);
       }
@@ -62,7 +68,7 @@ function inLiterals(document: DocumentNode): TextProblem | null {
       if (found) return false;
       if (node.kind === Kind.ARGUMENT || node.kind === Kind.OBJECT_FIELD) names.push(node.name.value);
       if (node.kind === Kind.STRING) {
-        const problem = controlCharacterProblem(node.value);
+        const problem = textValueProblem(node.value);
         if (problem) found = { field: names.join('.') || 'query', problem };
       }
       return undefined;

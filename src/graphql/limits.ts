@@ -6,7 +6,7 @@ import {
   getNamedType,
   getNullableType,
   getOperationAST,
-  type GraphQLError,
+  GraphQLError,
   type GraphQLSchema,
   isListType,
   type OperationTypeNode,
@@ -96,7 +96,10 @@ export function createOperationGuard(schema: GraphQLSchema, limits: OperationLim
       document = new MaxTokensParserWLexer(source, { n: limits.maxTokens, onReject: [refusal(refused)] }).parseDocument();
     } catch (err) {
       if (refused.length) throw new QueryTooComplex(`${refused[0]} (limit: ${limits.maxTokens} tokens)`);
-      return { syntaxError: err as GraphQLError };
+      // The parser is recursive: lists or selections nested a few thousand deep, within the token limit, exhaust
+      // the stack (a RangeError, which graphql-ws would report as its own internal error).
+      if (!(err instanceof GraphQLError)) throw new QueryTooComplex('the document is nested too deeply to parse');
+      return { syntaxError: err };
     }
     refused.push(...staticProblems(document));
     if (refused.length) throw new QueryTooComplex(refused.join(' '));

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { controlCharacterProblem } from '../graphql/input-text.ts';
+import { textValueProblem } from '../graphql/input-text.ts';
 
 /**
  * Lets the routes of this (encapsulated) Fastify scope read HTML form posts
@@ -10,7 +10,7 @@ export function acceptForms(scope: FastifyInstance, bodyLimit: number): void {
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit }, (_req, body, done) => {
     const fields = Object.fromEntries(new URLSearchParams(body as string));
     for (const [name, value] of Object.entries(fields)) {
-      const problem = controlCharacterProblem(value) ?? controlCharacterProblem(name);
+      const problem = textValueProblem(value) ?? textValueProblem(name);
       if (problem) return done(Object.assign(new Error(`form field ${JSON.stringify(name)} ${problem}`), { statusCode: 400 }), undefined);
     }
     done(null, fields);

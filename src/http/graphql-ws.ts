@@ -86,6 +86,7 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
       schema: deps.schema,
+      jsonMessageReviver: refuseServerMessages,
       // No key, a bad key or a revoked key: the connection is closed with 4403 Forbidden.
       onConnect: async (ctx) => {
         const credential = credentialOf(ctx.connectionParams, ctx.extra.request.headers);
@@ -153,6 +154,20 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
       await server.dispose();
     },
   };
+}
+
+/** Messages a client may send; graphql-ws would close on the others (next, error, connection_ack) with 4500. */
+const CLIENT_MESSAGES = new Set(['connection_init', 'ping', 'pong', 'subscribe', 'complete']);
+
+/**
+ * A message only a server sends is the client's protocol error: failing to parse it makes graphql-ws close with
+ * 4400 "Invalid message received" instead of 4500 (its internal error) and a stack trace on stderr.
+ */
+function refuseServerMessages(this: unknown, key: string, value: unknown): unknown {
+  if (key === '' && value && typeof value === 'object' && 'type' in value && !CLIENT_MESSAGES.has(String(value.type))) {
+    throw new Error(`a client may not send ${String(value.type)} messages`);
+  }
+  return value;
 }
 
 /** An API key from the connection params (or the upgrade request's headers), else a same-origin session cookie. */

@@ -40,6 +40,8 @@ describe('/graphql refuses operations over the limits with 400 QUERY_TOO_COMPLEX
     ['one field selected 1,200 times (quadratic to merge)', `{ ${'viewer { name } '.repeat(1200)} }`, /selected too often/],
     ['a few repeats at each of three levels', `{ ${Array(5).fill(`viewer { ${Array(5).fill(`tenants { ${Array(5).fill('stores { id }').join(' ')} }`).join(' ')} }`).join(' ')} }`, /selected too often/],
     ['a 1 MB document', `{ viewer { name ${' __typename'.repeat(100_000)} } }`, /Token limit of 5000 exceeded/],
+    // Under the token limit, yet deep enough to exhaust the recursive parser's stack (fuzzer: a 4500 over graphql-ws).
+    ['a list literal nested 4,900 deep', `mutation { createEmployee(input: ${'['.repeat(4900)}${']'.repeat(4900)}) { id } }`, /nested too deeply/],
     ['a cost over 10,000', '{ invoices(first: 100) { nodes { vendor { invoices(first: 100) { nodes { id } } } } } }', /query cost \d+ is over the limit of 10000/],
     ['aliased lists that add up', `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: invoices(first: 100) { nodes { lineItems { description } } }`).join(' ')} }`, /query cost/],
   ])('%s', async (_name, query, message) => {
@@ -153,6 +155,7 @@ describe('graphql-ws: the same guard, and the connection stays open', () => {
     });
     expect(await refusal(c, 'query($q: String!) { search(query: $q) { totalResults } }', { q: 'x\u0000y' })).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', fields: { q: expect.any(String) } } });
     expect((await refusal(c, '{ viewer { ')).message).toMatch(/Syntax Error/);
+    expect(await refusal(c, `mutation { createEmployee(input: ${'['.repeat(4900)}${']'.repeat(4900)}) { id } }`)).toMatchObject({ extensions: { code: 'QUERY_TOO_COMPLEX' } });
     const ok = await first(c, '{ viewer { name } }');
     expect(ok.data.viewer.name).toBeTruthy();
   });

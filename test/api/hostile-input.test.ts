@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, startTestApp, type TestApp } from '../helpers/app.ts';
 
 // The inputs that gave 500s (issue 13): NUL in text fields reaching Postgres, multipart boundaries the parser
-// cannot search for. Each is a 400 with a message naming what is wrong. The fuzz test (test/fuzz) covers the rest.
+// cannot search for, half a surrogate pair. Each is a 400 with a message naming what is wrong. The fuzz test
+// (test/fuzz) covers the rest.
 
 let t: TestApp;
 let apiKey: string;
@@ -45,6 +46,21 @@ describe('NUL in a text field is a 400 naming the field', () => {
     const res = await http(t.base, 'POST', url, { headers: headers(), body: form });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/file name must not contain control characters/);
+  });
+});
+
+describe('half of a surrogate pair is a 400 naming the field (it reached Postgres as bytes it refuses: a 500)', () => {
+  test('in a GraphQL variable', async () => {
+    const res = await http(t.base, 'POST', '/graphql', { headers: headers(), json: { query: 'mutation($n: String!) { deleteShapeProfile(name: $n) }', variables: { n: 'é\udfff' } } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', fields: { n: 'must be valid Unicode text (found an unpaired surrogate U+DFFF)' } } });
+  });
+
+  test('in a REST body, and a whole pair is text like any other', async () => {
+    const res = await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: headers(), json: { name: 'Caf\u00e9 \ud83d', email: 'x@y.co' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('name must be valid Unicode text (found an unpaired surrogate U+D83D)');
+    expect((await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: headers(), json: { name: 'Caf\u00e9 \ud83d\ude00', email: 'x@y.co' } })).status).toBe(201);
   });
 });
 

@@ -66,6 +66,8 @@ describe('schedules and shifts', () => {
 
   test('a schedule starts on a Sunday, one per store and week; shifts stay inside its week and never overlap', async () => {
     expect(await failure(SCHEDULE, { i: { storeId, weekStart: '2026-03-03' } })).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/must be a Sunday/) });
+    // A week whose Saturday falls after 9999-12-31 was stored, then failed every read of its weekEnd (fuzzer).
+    expect(await failure(SCHEDULE, { i: { storeId, weekStart: '9999-12-26' } })).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/from 1900-01-01 to 2999-12-31/) });
     const created = (await mutate(SCHEDULE, { i: { storeId, weekStart: '2026-03-01' } })).createSchedule;
     expect(created).toMatchObject({ status: 'draft', weekStart: '2026-03-01', weekEnd: '2026-03-07' });
     week = created.id;

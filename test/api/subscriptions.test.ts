@@ -33,9 +33,9 @@ function client(connectionParams?: Record<string, unknown>): { client: Client; c
 }
 
 /** Collects `count` results of a subscription, then unsubscribes. */
-async function take(c: Client, query: string, count: number): Promise<any[]> {
+async function take(c: Client, query: string, count: number, variables?: Record<string, unknown>): Promise<any[]> {
   const results: any[] = [];
-  const iterator = c.iterate({ query });
+  const iterator = c.iterate({ query, variables });
   for await (const result of iterator) {
     results.push(result);
     if (results.length === count || result.errors) break;
@@ -70,6 +70,24 @@ describe('graphql-ws on /graphql', () => {
     const { client: c } = client({ apiKey });
     const [result] = await take(c, 'subscription { serverTime(everyMs: 5) }', 1);
     expect(result.errors[0]).toMatchObject({ message: 'everyMs must be an integer from 250 to 60000', extensions: { code: 'BAD_USER_INPUT' } });
+  });
+
+  test('a variable that does not coerce is BAD_USER_INPUT, as over HTTP (not a masked internal error)', async () => {
+    const { client: c } = client({ apiKey });
+    const [result] = await take(c, 'subscription($ms: Int) { serverTime(everyMs: $ms) }', 1, { ms: 'soon' });
+    expect(result.errors[0]).toMatchObject({ message: expect.stringMatching(/^Variable "\$ms" got invalid value "soon"/), extensions: { code: 'BAD_USER_INPUT' } });
+    const [query] = await take(c, 'query($id: UUID!) { invoice(id: $id) { id } }', 1, { id: 'nope' });
+    expect(query.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+  });
+
+  test.each(['next', 'error', 'connection_ack'])('a client sending a server’s %s message is closed with 4400, not 4500', async (type) => {
+    const socket = new WebSocket(`${t.base.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => socket.on('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { apiKey } }));
+    await new Promise((resolve) => socket.once('message', resolve));
+    socket.send(JSON.stringify(type === 'connection_ack' ? { type } : { type, id: '1', payload: type === 'error' ? [{ message: 'x' }] : {} }));
+    expect(await closed).toBe(4400);
   });
 
   test.each([
