@@ -77,7 +77,7 @@ try {
     attacking = false;
     await probing;
     const times = results.map((r) => r.ms);
-    const refused = results.every((r) => r.status === 400 && r.code === 'QUERY_TOO_COMPLEX');
+    const refused = results.every((r) => r.status === 400 && (r.code === 'QUERY_TOO_COMPLEX' || r.code === 'PAYLOAD_TOO_LARGE'));
     const pass = refused && max(times) < 100 && max(health) < 50;
     ok &&= pass;
     console.log(

@@ -39,6 +39,9 @@ const rateLimitExtensions: ApolloServerPlugin<RequestContext> = {
   },
 };
 
+/** The largest JSON body /graphql reads (the biggest legitimate variable, a data-URL logo, is 100,000 characters). */
+const MAX_JSON_BODY_BYTES = 512 * 1024;
+
 export interface GraphQLEndpoint {
   /** Closes every WebSocket (clients see 1001 Going Away) and stops Apollo. */
   stop(): Promise<void>;
@@ -92,6 +95,15 @@ export async function mountGraphQL(
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
+    // A JSON request is a document of at most GRAPHQL_MAX_TOKENS tokens and its variables: a larger body is refused
+    // while it is read, before anything parses it. (File uploads are multipart: their parts have their own limits.)
+    bodyLimit: MAX_JSON_BODY_BYTES,
+    errorHandler: (error, request, reply) => {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== 413) throw error;
+      const message = `request body is larger than ${MAX_JSON_BODY_BYTES / 1024} KB: a GraphQL request is a document and its variables (send files as multipart uploads)`;
+      return reply.code(400).send({ error: message, errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+    },
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.method === 'OPTIONS') return;
       try {

@@ -39,7 +39,7 @@ describe('/graphql refuses operations over the limits with 400 QUERY_TOO_COMPLEX
     ['31 aliases', `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`, /Aliases limit of 30 exceeded, found 31/],
     ['one field selected 1,200 times (quadratic to merge)', `{ ${'viewer { name } '.repeat(1200)} }`, /selected too often/],
     ['a few repeats at each of three levels', `{ ${Array(5).fill(`viewer { ${Array(5).fill(`tenants { ${Array(5).fill('stores { id }').join(' ')} }`).join(' ')} }`).join(' ')} }`, /selected too often/],
-    ['a 1 MB document', `{ viewer { name ${' __typename'.repeat(100_000)} } }`, /Token limit of 5000 exceeded/],
+    ['a 400 KB document', `{ viewer { name ${' __typename'.repeat(36_000)} } }`, /Token limit of 5000 exceeded/],
     // Under the token limit, yet deep enough to exhaust the recursive parser's stack (fuzzer: a 4500 over graphql-ws).
     ['a list literal nested 4,900 deep', `mutation { createEmployee(input: ${'['.repeat(4900)}${']'.repeat(4900)}) { id } }`, /nested too deeply/],
     ['a cost over 10,000', '{ invoices(first: 100) { nodes { vendor { invoices(first: 100) { nodes { id } } } } } }', /query cost \d+ is over the limit of 10000/],
@@ -50,6 +50,12 @@ describe('/graphql refuses operations over the limits with 400 QUERY_TOO_COMPLEX
     expect(tooComplex(res.body)).toBe('QUERY_TOO_COMPLEX');
     expect(res.body.errors![0]!.message).toMatch(message);
     expect(res.body.data).toBeUndefined();
+  });
+
+  test('a 1 MB request body is refused while it is read (400 PAYLOAD_TOO_LARGE)', async () => {
+    const res = await gql(t.base, apiKey, `{ viewer { name ${' __typename'.repeat(100_000)} } }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors![0]).toMatchObject({ extensions: { code: 'PAYLOAD_TOO_LARGE' }, message: expect.stringMatching(/larger than 512 KB/) });
   });
 
   test('the same limits over GET', async () => {
