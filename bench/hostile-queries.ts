@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../test/fixtures/invoice-documents.ts';
-import { startServerProcess } from '../test/helpers/process.ts';
+import { demoApiKey, serverEnv, startServerProcess } from '../test/helpers/process.ts';
 
 const max = (xs: number[]) => Math.max(...xs);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -39,12 +39,11 @@ function rssOf(pid: number): number {
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-bench-'));
 const running: ChildProcess[] = [];
-const server = await startServerProcess({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: dataDir, METADATA_SERVER_DETECTION: 'none' }, running);
+const server = await startServerProcess(serverEnv({ DATA_DIR: dataDir }), running);
 try {
   const { base } = server;
   const pid = server.proc.pid!;
-  // The first start prints the demo partner's key.
-  const apiKey = /apiKey\s+(pk_\S+)/.exec(server.output())![1]!;
+  const apiKey = demoApiKey(server);
   // Data for the nested query to chew on, were it let through: invoices of two vendors.
   for (const spec of [produceInvoice, paperGoodsInvoice, produceInvoice, paperGoodsInvoice]) {
     const fd = new FormData();

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
 import { connect } from '../../db/connect.ts';
 import { invoiceTotals, makeScannedInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
-import { startServerProcess } from '../helpers/process.ts';
+import { demoApiKey, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // kill -9 while two uploads are being extracted, restart on the same DATA_DIR: both records end `processed`
 // within 60 s, each with one terminal event, the kept file stays and the temporary copy goes.
@@ -40,23 +40,13 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-crash-recovery-'));
   const blobDir = path.join(dataDir, 'blobs');
   try {
-    const env = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      METADATA_SERVER_DETECTION: 'none',
-      OUTBOUND_ALLOW_LOOPBACK: '1',
-      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s',
-    };
+    const env = serverEnv({ DATA_DIR: dataDir, EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'), OUTBOUND_ALLOW_LOOPBACK: '1', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s' });
     const [produce, paper] = await Promise.all([
       makeScannedInvoicePdf({ ...produceInvoice, linesPerPage: 4 }),
       makeScannedInvoicePdf({ ...paperGoodsInvoice, linesPerPage: 2 }),
     ]);
     const first = await startServerProcess(env, running);
-    const apiKey = /apiKey\s+(pk_[\w-]{32})/.exec(first.output())![1]!; // the demo partner: Platform Embed keeps files
+    const apiKey = demoApiKey(first); // the demo partner: Platform Embed keeps files
     const headers = { 'x-api-key': apiKey };
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const events = ['invoice.created', 'invoice.processed', 'invoice.failed'];

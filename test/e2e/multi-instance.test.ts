@@ -11,7 +11,7 @@ import { migrateToLatest } from '../../db/migrate.ts';
 import { createPartnersService } from '../../src/partners.service.ts';
 import { makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { startPgWireProxy } from '../helpers/pg-wire-proxy.ts';
-import { type ServerProcess, startServerProcess } from '../helpers/process.ts';
+import { type ServerProcess, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // Two server processes on one database through the production `pg` path (PGlite served over the Postgres wire
 // protocol, which does not carry LISTEN/NOTIFY between connections): events written by either reach the other.
@@ -37,17 +37,13 @@ beforeAll(async () => {
   database = await connect({ databaseUrl: url, poolSize: 2 });
   await migrateToLatest(database.db);
   ({ apiKey, partnerId } = await createPartnersService(database.db).createPartner({ name: 'Two Instances', tier: 'storage' }));
-  const env = (name: string) => ({
-    ...process.env,
-    DATABASE_URL: url,
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `partner-api-${name}-`)),
-    EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    METADATA_SERVER_DETECTION: 'none',
-    EVENTS_POLL_MS: '100',
-  });
+  const env = (name: string) =>
+    serverEnv({
+      DATABASE_URL: url,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), `partner-api-${name}-`)),
+      EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
+      EVENTS_POLL_MS: '100',
+    });
   [a, b] = await Promise.all([startServerProcess(env('a'), running), startServerProcess(env('b'), running)]);
 }, 120_000);
 

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { lockFile } from '../../src/admin/data-dir-lock.ts';
-import { ROOT, startServerProcess } from '../helpers/process.ts';
+import { ROOT, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // The real process, as `npm start` runs it: its own embedded database in DATA_DIR, signals, restarts,
 // and the admin CLI beside it.
 const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'partner-api-e2e-'));
-const ENV = { ...process.env, DATA_DIR, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', METADATA_SERVER_DETECTION: 'none' };
+const ENV = serverEnv({ DATA_DIR });
 const running: ChildProcess[] = [];
 
 afterAll(() => running.forEach((p) => p.exitCode === null && p.kill('SIGKILL')));

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
 import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
-import { startServerProcess } from '../helpers/process.ts';
+import { demoApiKey, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // kill -9 between two attempts of a webhook delivery: the delivery is a row, so the restarted server sends it.
 const running: ChildProcess[] = [];
@@ -30,19 +30,14 @@ test('a delivery that failed once survives kill -9 of the server and is delivere
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   try {
-    const env = {
-      ...process.env,
+    const env = serverEnv({
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'partner-api-crash-')),
       EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      METADATA_SERVER_DETECTION: 'none',
       OUTBOUND_ALLOW_LOOPBACK: '1',
       WEBHOOK_RETRY_SCHEDULE: '4s',
-    };
+    });
     const first = await startServerProcess(env, running);
-    const apiKey = /apiKey\s+(pk_[\w-]{32})/.exec(first.output())![1]!;
+    const apiKey = demoApiKey(first);
     const headers = { 'x-api-key': apiKey };
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const reg = await fetch(`${first.base}/api/v1/partner/webhooks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ url, events: ['invoice.processed'] }) });
