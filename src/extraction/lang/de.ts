@@ -1,0 +1,45 @@
+// German invoice vocabulary (Germany, Austria, Switzerland).
+import type { LanguageData } from './types.ts';
+
+export const de: LanguageData = {
+  code: 'de',
+  markers: ['der', 'die', 'das', 'und', 'für', 'mit', 'von', 'vom', 'bis', 'zu', 'ist', 'wir', 'ihre', 'ihr', 'sie', 'bitte', 'rechnung', 'datum', 'betrag', 'menge', 'preis', 'gesamt', 'summe', 'netto', 'brutto', 'mwst', 'ust', 'zahlbar', 'tage', 'ohne', 'abzug', 'bank', 'straße', 'strasse', 'kunde', 'lieferung', 'leistung', 'einzelpreis', 'bezeichnung', 'anzahl', 'stück', 'steuernummer', 'geschäftsführer', 'vielen', 'dank'],
+  dayFirst: true,
+  decimal: ',',
+  invoiceTitle: ['rechnung', 'gutschrift', 'schlussrechnung', 'abschlagsrechnung', 'teilrechnung', 'korrekturrechnung'],
+  labels: {
+    invoiceNumber: ['rechnungsnummer', 'rechnungs nr.', 'rechnung nr.', 'rechnungsnr.', 'rechnung nummer', 'rechnung #', 'rg. nr.', 're. nr.', 'rg nr.', 'belegnummer', 'beleg nr.', 'gutschriftsnummer', 'gutschrift nr.', 'dokumentnummer', '~nummer', '~nr.', '~rechnung'],
+    invoiceDate: ['rechnungsdatum', 'rechnungs datum', 'datum der rechnung', 'liefer- und rechnungsdatum', 'ausstellungsdatum', 'belegdatum', 'ausgestellt am', 'rechnungstag', '~datum', '~vom', '~den'],
+    dueDate: ['fälligkeitsdatum', 'fälligkeit', 'fällig am', 'fällig bis', 'zahlbar bis', 'zahlungsziel', 'zahlbar am', 'zu zahlen bis', 'fällig', 'bitte zahlen sie bis'],
+    deliveryDate: ['lieferdatum', 'leistungsdatum', 'leistungszeitraum', 'lieferzeitraum', 'liefertermin', 'bestelldatum', 'auftragsdatum', 'abrechnungszeitraum', 'zeitraum', 'druckdatum', '~bis', '~ab'],
+    orderNumber: ['bestellnummer', 'bestell nr.', 'auftragsnummer', 'auftrags nr.', 'auftrag nr.', 'lieferscheinnummer', 'lieferschein nr.', 'lieferschein', 'ihre bestellung', 'ihr zeichen', 'unser zeichen', 'referenz', 'projektnummer', 'vertragsnummer', 'vertrags nr.', 'angebotsnummer'],
+    customerNumber: ['kundennummer', 'kunden nr.', 'kunden-nr.', 'kd. nr.', 'kd nr.', 'debitorennummer', 'debitor nr.', 'mandatsreferenz', 'steuernummer', 'ust id', 'ust-idnr.', 'ust. id nr.'],
+    total: ['gesamtbetrag', 'gesamtsumme', 'rechnungsbetrag', 'rechnungssumme', 'rechnungsbetrag brutto', 'bruttobetrag', 'brutto', 'summe brutto', 'gesamt brutto', 'endbetrag', 'endsumme', 'gesamtpreis', 'betrag brutto', 'gesamt', 'summe', 'total', 'gesamtbetrag brutto', 'bruttosumme', 'rechnungsendbetrag'],
+    subtotal: ['nettobetrag', 'netto', 'summe netto', 'gesamt netto', 'nettosumme', 'zwischensumme', 'warenwert', 'netto gesamt', 'betrag netto', 'rechnungsbetrag netto', 'nettowarenwert', 'gesamtbetrag netto', 'summe positionen', 'nettoentgelt', 'entgelt'],
+    tax: ['mwst.', 'mwst', 'mehrwertsteuer', 'ust.', 'ust', 'umsatzsteuer', 'zzgl. mwst.', 'zzgl. ust.', 'zuzüglich mehrwertsteuer', 'zuzüglich umsatzsteuer', 'mwst. betrag', 'ust. betrag', 'steuer', 'steuerbetrag', 'enthaltene mwst.', 'inkl. mwst.'],
+    discount: ['rabatt', 'nachlass', 'skonto', 'abzug', 'preisnachlass'],
+    shipping: ['versand', 'versandkosten', 'fracht', 'frachtkosten', 'porto', 'lieferkosten', 'verpackung'],
+    amountDue: ['zahlbetrag', 'zu zahlen', 'zu zahlender betrag', 'offener betrag', 'restbetrag', 'noch zu zahlen', 'ausstehender betrag', 'zahlungsbetrag'],
+    prepaid: ['anzahlung', 'bereits gezahlt', 'bereits bezahlt', 'abschlagszahlung', 'geleistete anzahlung', 'vorauszahlung', 'erhaltene anzahlung', 'abzüglich anzahlung'],
+    seller: ['verkäufer', 'lieferant', 'rechnungssteller', 'absender', 'leistungserbringer', '~von'],
+    buyer: ['rechnungsempfänger', 'rechnungsadresse', 'lieferadresse', 'lieferanschrift', 'empfänger', 'kunde', 'käufer', 'auftraggeber', 'leistungsempfänger', 'z. hd.', 'zu händen', '~an'],
+    taxId: ['ust-idnr.', 'ust id nr.', 'ust.-id', 'ust-id', 'ustid', 'umsatzsteuer-id', 'umsatzsteuer id', 'steuernummer', 'steuer nr.', 'st.-nr.', 'handelsregister', 'amtsgericht', 'hrb', 'hra', 'registergericht', 'geschäftsführer', 'geschäftsführung', 'iban', 'bic', 'bankverbindung', 'uid', 'firmenbuch'],
+  },
+  columns: {
+    description: ['bezeichnung', 'beschreibung', 'artikelbezeichnung', 'leistung', 'leistungsbeschreibung', 'artikel', 'produkt', 'text', 'position', 'posten', 'ware'],
+    quantity: ['menge', 'anzahl', 'anz.', 'stück', 'stk.', 'stk', 'std.', 'stunden'],
+    unit: ['einheit', 'me', 'eh', 'mengeneinheit'],
+    unitPrice: ['einzelpreis', 'e-preis', 'ep', 'preis', 'stückpreis', 'preis/einheit', 'einzelpreis netto', 'netto-einzelpreis', 'einzelpr.', 'satz'],
+    amount: ['gesamtpreis', 'gesamt', 'betrag', 'summe', 'gesamtbetrag', 'nettobetrag', 'netto', 'gp', 'wert', 'betrag netto', 'gesamt netto'],
+    sku: ['artikelnummer', 'artikel nr.', 'art. nr.', 'art.-nr.', 'artnr.', 'art nr', 'artikel-nr.', 'sachnummer', 'teilenummer', 'best. nr.'],
+    vatRate: ['mwst. %', 'mwst %', 'ust. %', 'ust %', 'mwst.-satz', 'mwst satz', 'steuersatz', 'ust-satz', 'mwst', 'ust'],
+    position: ['pos.', 'pos', 'position', 'nr.', 'lfd. nr.'],
+  },
+  dateWords: ['vom', 'am', 'den', 'datum'],
+  months: [
+    ['januar', 'jänner', 'jan', 'jän'], ['februar', 'feber', 'feb'], ['märz', 'maerz', 'mär', 'mrz'], ['april', 'apr'], ['mai'], ['juni', 'jun'],
+    ['juli', 'jul'], ['august', 'aug'], ['september', 'sept', 'sep'], ['oktober', 'okt'], ['november', 'nov'], ['dezember', 'dez'],
+  ],
+  legalForms: ['gmbh', 'ag', 'kg', 'ohg', 'ug', 'ug (haftungsbeschränkt)', 'gmbh & co. kg', 'e.k.', 'e.v.', 'gbr', 'kgaa', 'mbh'],
+  countries: ['deutschland', 'österreich', 'schweiz', 'frankreich', 'spanien', 'italien', 'niederlande', 'belgien', 'luxemburg', 'polen', 'dänemark', 'tschechien', 'germany', 'bundesrepublik deutschland'],
+};

@@ -1,0 +1,45 @@
+// English invoice vocabulary (US, UK, international).
+import type { LanguageData } from './types.ts';
+
+export const en: LanguageData = {
+  code: 'en',
+  markers: ['the', 'and', 'of', 'to', 'for', 'invoice', 'date', 'due', 'total', 'amount', 'description', 'quantity', 'qty', 'price', 'bill', 'ship', 'payment', 'terms', 'thank', 'you', 'your', 'please', 'subtotal', 'tax', 'number', 'account', 'unit', 'balance', 'customer', 'order', 'from', 'with', 'within', 'days', 'street', 'suite'],
+  dayFirst: false,
+  decimal: '.',
+  invoiceTitle: ['invoice', 'tax invoice', 'commercial invoice', 'credit note', 'bill'],
+  labels: {
+    invoiceNumber: ['invoice number', 'invoice no.', 'invoice nr.', 'invoice num.', 'invoice #', 'invoice id', 'inv no.', 'inv #', '~invoice', 'bill no.', 'bill number', 'document number', 'document no.', 'doc no.', 'credit note number', 'credit note no.', '~number', '~no.', '~ref no.'],
+    invoiceDate: ['invoice date', 'date of invoice', 'date of issue', 'issue date', 'issued on', '~issued', 'billing date', 'invoice dated', '~date', '~dated', 'tax point'],
+    dueDate: ['due date', 'payment due', 'due by', 'due on', 'pay by', 'payable by', 'date due', 'payment date', '~due'],
+    deliveryDate: ['delivery date', 'date of delivery', 'ship date', 'shipping date', 'date shipped', 'service date', 'service period', '~period', 'order date', 'date of supply', '~from', '~to', '~printed'],
+    orderNumber: ['order number', 'order no.', 'order #', 'purchase order', 'po number', 'po no.', 'po #', 'p.o.', '~po', 'delivery note', '~reference', 'your reference', 'our reference', 'contract no.', 'job no.'],
+    customerNumber: ['customer number', 'customer no.', 'customer id', 'customer #', 'account number', 'account no.', 'acct no.', 'client no.', 'client id', 'tax id', 'vat no.', 'vat number'],
+    total: ['total', 'grand total', 'invoice total', 'total amount', 'total due', 'total incl. vat', 'total including vat', 'total incl. tax', 'total including tax', 'amount incl. vat', 'gross total', 'gross amount', 'total payable', 'total (incl. vat)', 'total usd', 'total eur', 'total gbp'],
+    subtotal: ['subtotal', 'sub total', 'sub-total', 'net total', 'total net', 'net amount', 'total excl. vat', 'total excluding vat', 'total excl. tax', 'total before tax', 'amount excl. vat', '~net', 'taxable amount', 'total net amount'],
+    tax: ['vat', 'tax', 'sales tax', 'gst', 'hst', 'pst', 'total vat', 'vat amount', 'tax amount', 'total tax', 'value added tax'],
+    discount: ['discount', 'allowance', 'rebate', 'less discount'],
+    shipping: ['shipping', 'freight', 'delivery', 'shipping and handling', 'handling', 'postage', 'delivery charge'],
+    amountDue: ['amount due', 'balance due', '~balance', 'amount payable', 'total due now', 'to pay', 'please pay', '~outstanding'],
+    prepaid: ['prepaid', '~paid', 'amount paid', 'deposit', 'advance payment', 'payment received', 'less paid', 'down payment'],
+    seller: ['seller', 'vendor', 'supplier', '~from', 'issued by', 'bill from', 'remit to', 'payable to', 'sold by'],
+    buyer: ['bill to', 'billed to', 'invoice to', 'sold to', 'ship to', 'shipped to', 'deliver to', 'delivery address', '~customer', '~client', 'buyer', '~to', 'attn', 'attention'],
+    taxId: ['vat no.', 'vat number', 'vat reg no.', 'vat id', 'vat registration', 'tax id', 'ein', 'tin', 'company no.', 'company number', 'registered in', 'reg. no.', 'abn', 'gst no.', 'iban', 'swift', 'bic', 'sort code', 'routing number', 'account number'],
+  },
+  columns: {
+    description: ['description', 'item description', 'item', 'product', 'service', 'services', 'details', 'particulars', 'goods', 'article', 'name'],
+    quantity: ['quantity', 'qty', 'qty.', 'units', 'hours', 'hrs', 'pcs', 'count'],
+    unit: ['unit', 'uom', 'u/m'],
+    unitPrice: ['unit price', 'price', 'rate', 'unit cost', 'price each', 'each', 'price per unit', 'unit rate', 'net price'],
+    amount: ['amount', 'total', 'line total', 'net amount', 'ext. price', 'extended', 'extended price', 'value', 'net', 'subtotal', 'sum'],
+    sku: ['sku', 'item no.', 'item #', 'item code', 'product code', 'code', 'part no.', 'part number', 'ref', 'article no.'],
+    vatRate: ['vat %', 'vat rate', 'tax %', 'tax rate', 'vat', 'tax', 'gst'],
+    position: ['pos.', 'line', '#', 'no.'],
+  },
+  dateWords: ['dated', 'of', 'on', 'from'],
+  months: [
+    ['january', 'jan'], ['february', 'feb'], ['march', 'mar'], ['april', 'apr'], ['may'], ['june', 'jun'],
+    ['july', 'jul'], ['august', 'aug'], ['september', 'sept', 'sep'], ['october', 'oct'], ['november', 'nov'], ['december', 'dec'],
+  ],
+  legalForms: ['ltd', 'ltd.', 'limited', 'llc', 'l.l.c.', 'inc', 'inc.', 'incorporated', 'corp', 'corp.', 'corporation', 'co.', 'plc', 'llp', 'lp', 'pty ltd', 'pte ltd', 'company'],
+  countries: ['united states', 'usa', 'u.s.a.', 'united kingdom', 'uk', 'england', 'scotland', 'ireland', 'canada', 'australia', 'new zealand', 'germany', 'france', 'spain', 'italy', 'netherlands', 'the netherlands', 'belgium', 'portugal', 'austria', 'switzerland', 'luxembourg', 'poland', 'sweden', 'denmark', 'norway', 'india', 'singapore', 'malaysia'],
+};

@@ -1,0 +1,45 @@
+// Spanish invoice vocabulary (Spain, Latin America).
+import type { LanguageData } from './types.ts';
+
+export const es: LanguageData = {
+  code: 'es',
+  markers: ['el', 'la', 'los', 'las', 'de', 'del', 'y', 'en', 'por', 'para', 'con', 'su', 'factura', 'fecha', 'importe', 'cantidad', 'precio', 'total', 'iva', 'base', 'imponible', 'cliente', 'vencimiento', 'pago', 'forma', 'descripción', 'concepto', 'unidades', 'calle', 'nif', 'cif', 'gracias', 'número', 'euros'],
+  dayFirst: true,
+  decimal: ',',
+  invoiceTitle: ['factura', 'factura simplificada', 'factura rectificativa', 'nota de crédito'],
+  labels: {
+    invoiceNumber: ['número de factura', 'nº de factura', 'n° de factura', 'no. de factura', 'factura nº', 'factura n°', 'factura no.', 'factura número', 'num. factura', 'nº factura', 'n.º factura', '~número', '~nº', '~n.º', '~factura'],
+    invoiceDate: ['fecha de factura', 'fecha de emisión', 'fecha factura', 'fecha de expedición', 'emitida el', 'fecha de la factura', '~fecha'],
+    dueDate: ['fecha de vencimiento', 'vencimiento', 'fecha límite de pago', 'pagar antes de', 'fecha de pago', 'vence el', 'vence'],
+    deliveryDate: ['fecha de entrega', 'fecha de pedido', 'fecha de envío', 'periodo', 'período de facturación', 'fecha de operación', 'fecha de servicio', '~desde', '~hasta'],
+    orderNumber: ['número de pedido', 'nº de pedido', 'pedido nº', 'pedido', 'orden de compra', 'albarán', 'nº albarán', 'su referencia', 'nuestra referencia', 'referencia', 'contrato'],
+    customerNumber: ['número de cliente', 'nº de cliente', 'código de cliente', 'cliente nº', 'cuenta', 'nif', 'cif'],
+    total: ['total factura', 'total a pagar', 'importe total', 'total', 'total (iva incluido)', 'total con iva', 'total iva incluido', 'importe total factura', 'total general'],
+    subtotal: ['base imponible', 'subtotal', 'sub-total', 'total sin iva', 'importe neto', 'total neto', 'suma', 'base', 'neto', 'total bruto'],
+    tax: ['iva', 'cuota iva', 'cuota de iva', 'importe iva', 'total iva', 'impuestos', 'impuesto', 'i.v.a.', 'igic'],
+    discount: ['descuento', 'dto.', 'dto', 'bonificación', 'rebaja'],
+    shipping: ['envío', 'gastos de envío', 'portes', 'transporte', 'gastos de transporte'],
+    amountDue: ['importe a pagar', 'a pagar', 'saldo pendiente', 'pendiente de pago', 'total a abonar', 'líquido a pagar', 'saldo'],
+    prepaid: ['anticipo', 'pagado', 'ya pagado', 'importe pagado', 'entrega a cuenta', 'a cuenta'],
+    seller: ['vendedor', 'proveedor', 'emisor', 'emitido por', 'datos del emisor'],
+    buyer: ['facturar a', 'cliente', 'datos del cliente', 'destinatario', 'comprador', 'dirección de envío', 'dirección de facturación', 'enviar a', 'receptor'],
+    taxId: ['nif', 'cif', 'n.i.f.', 'c.i.f.', 'nif/cif', 'rfc', 'cuit', 'registro mercantil', 'iban', 'bic', 'swift', 'inscrita en el registro'],
+  },
+  columns: {
+    description: ['descripción', 'concepto', 'artículo', 'producto', 'detalle', 'servicio', 'denominación'],
+    quantity: ['cantidad', 'cant.', 'uds.', 'uds', 'unidades', 'horas', 'cant'],
+    unit: ['unidad', 'ud.', 'ud', 'u.m.'],
+    unitPrice: ['precio unitario', 'precio unit.', 'p. unitario', 'precio', 'p.u.', 'tarifa', 'precio/ud'],
+    amount: ['importe', 'total', 'subtotal', 'importe neto', 'importe total', 'valor'],
+    sku: ['código', 'referencia', 'ref.', 'cód.', 'sku', 'cod.'],
+    vatRate: ['iva %', '% iva', 'tipo iva', 'tipo', 'iva'],
+    position: ['línea', 'nº', 'pos.'],
+  },
+  dateWords: ['del', 'de fecha', 'el', 'a'],
+  months: [
+    ['enero', 'ene'], ['febrero', 'feb'], ['marzo', 'mar'], ['abril', 'abr'], ['mayo', 'may'], ['junio', 'jun'],
+    ['julio', 'jul'], ['agosto', 'ago'], ['septiembre', 'setiembre', 'sept', 'sep', 'set'], ['octubre', 'oct'], ['noviembre', 'nov'], ['diciembre', 'dic'],
+  ],
+  legalForms: ['s.l.', 'sl', 's.a.', 'sa', 's.l.u.', 'slu', 's.a.u.', 'sau', 's.coop.', 'sll', 's.l.l.', 'sociedad limitada', 'sociedad anónima', 's.a. de c.v.', 's. de r.l.', 'sas'],
+  countries: ['españa', 'méxico', 'argentina', 'colombia', 'chile', 'perú', 'francia', 'alemania', 'italia', 'portugal', 'países bajos', 'reino unido', 'estados unidos'],
+};

@@ -1,0 +1,45 @@
+// French invoice vocabulary (France, Belgium, Switzerland, Luxembourg).
+import type { LanguageData } from './types.ts';
+
+export const fr: LanguageData = {
+  code: 'fr',
+  markers: ['le', 'la', 'les', 'de', 'des', 'du', 'et', 'en', 'au', 'aux', 'pour', 'par', 'sur', 'vous', 'votre', 'nous', 'facture', 'date', 'montant', 'quantité', 'prix', 'total', 'tva', 'ht', 'ttc', 'échéance', 'paiement', 'règlement', 'désignation', 'unitaire', 'client', 'société', 'siret', 'rue', 'jours', 'net', 'payer', 'pénalités', 'retard', 'escompte'],
+  dayFirst: true,
+  decimal: ',',
+  invoiceTitle: ['facture', 'avoir', 'facture d\'acompte', 'note de crédit'],
+  labels: {
+    invoiceNumber: ['numéro de facture', 'n° de facture', 'no de facture', 'facture n°', 'facture no.', 'facture numéro', 'facture nº', 'n° facture', 'num. facture', 'réf. facture', 'numéro d\'avoir', 'avoir n°', '~numéro', '~n°', '~nº', '~facture'],
+    invoiceDate: ['date de facture', 'date de la facture', 'date de facturation', 'date d\'émission', 'émise le', 'date facture', 'fait le', '~date', '~le', '~du'],
+    dueDate: ['date d\'échéance', 'échéance', 'date limite de paiement', 'à payer avant le', 'payable le', 'payable avant le', 'date de paiement', 'date de règlement', 'échéance le'],
+    deliveryDate: ['date de livraison', 'livraison', 'date de prestation', 'période', 'période de facturation', 'date de commande', 'date d\'expédition', '~au', '~du'],
+    orderNumber: ['numéro de commande', 'n° de commande', 'commande n°', 'bon de commande', 'réf. commande', 'votre référence', 'notre référence', 'référence', 'bon de livraison', 'n° de contrat', 'contrat'],
+    customerNumber: ['numéro client', 'n° client', 'code client', 'réf. client', 'client n°', 'compte client', 'n° tva', 'tva intracommunautaire', 'siret', 'siren'],
+    total: ['total ttc', 'montant ttc', 'total à payer', 'montant total', 'total toutes taxes comprises', 'total facture', 'total général', 'montant total ttc', 'total', '~ttc'],
+    subtotal: ['total ht', 'montant ht', 'total hors taxes', 'total hors taxe', 'montant hors taxes', 'sous-total', 'sous total', 'base ht', 'total h.t.', 'net ht', 'total net ht', '~ht', 'base imposable'],
+    tax: ['tva', 'montant tva', 'total tva', 'montant de la tva', 't.v.a.', 'taxe', 'taxes'],
+    discount: ['remise', 'rabais', 'ristourne', 'escompte'],
+    shipping: ['frais de port', 'port', 'frais de livraison', 'transport', 'frais d\'envoi'],
+    amountDue: ['reste à payer', 'solde dû', 'montant dû', 'solde à payer', 'net à payer', 'à payer', 'montant à payer'],
+    prepaid: ['acompte', 'acompte versé', 'déjà payé', 'déjà réglé', 'montant payé', 'avance'],
+    seller: ['vendeur', 'fournisseur', 'émetteur', 'prestataire', 'émis par'],
+    buyer: ['facturé à', 'adresse de facturation', 'adresse de livraison', 'livré à', 'client', 'destinataire', 'acheteur', 'à l\'attention de', '~à'],
+    taxId: ['n° tva', 'tva intracommunautaire', 'numéro de tva', 'tva intra', 'siret', 'siren', 'rcs', 'naf', 'ape', 'capital', 'iban', 'bic', 'rib', 'ide', 'tva n°'],
+  },
+  columns: {
+    description: ['désignation', 'description', 'libellé', 'article', 'produit', 'prestation', 'produits', 'détail'],
+    quantity: ['quantité', 'qté', 'qte', 'qté.', 'nb', 'nombre', 'heures'],
+    unit: ['unité', 'u.', 'un.'],
+    unitPrice: ['prix unitaire', 'p.u.', 'pu', 'prix unit.', 'prix u.', 'p.u. ht', 'prix unitaire ht', 'prix', 'tarif'],
+    amount: ['montant', 'montant ht', 'total ht', 'total', 'prix total', 'montant net', 'total ligne'],
+    sku: ['référence', 'réf.', 'ref', 'code article', 'code', 'réf. article'],
+    vatRate: ['taux tva', 'tva %', 'taux', 'tva'],
+    position: ['ligne', 'n°', 'pos.'],
+  },
+  dateWords: ['du', 'le', 'en date du'],
+  months: [
+    ['janvier', 'janv', 'jan'], ['février', 'févr', 'fév', 'fev'], ['mars', 'mar'], ['avril', 'avr'], ['mai'], ['juin'],
+    ['juillet', 'juil'], ['août', 'aout', 'aoû'], ['septembre', 'sept', 'sep'], ['octobre', 'oct'], ['novembre', 'nov'], ['décembre', 'déc', 'dec'],
+  ],
+  legalForms: ['sarl', 'sas', 'sasu', 'sa', 's.a.', 'eurl', 'snc', 'sci', 'scop', 'sca', 'selarl', 'eirl', 'sprl', 'srl', 'scs'],
+  countries: ['france', 'belgique', 'suisse', 'luxembourg', 'allemagne', 'espagne', 'italie', 'pays-bas', 'royaume-uni', 'monaco', 'canada'],
+};

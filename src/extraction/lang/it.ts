@@ -1,0 +1,45 @@
+// Italian invoice vocabulary.
+import type { LanguageData } from './types.ts';
+
+export const it: LanguageData = {
+  code: 'it',
+  markers: ['il', 'lo', 'la', 'gli', 'le', 'di', 'del', 'della', 'dei', 'e', 'per', 'con', 'da', 'al', 'fattura', 'data', 'importo', 'quantità', 'prezzo', 'totale', 'iva', 'imponibile', 'cliente', 'scadenza', 'pagamento', 'descrizione', 'partita', 'codice', 'fiscale', 'via', 'euro', 'grazie', 'numero', 'documento'],
+  dayFirst: true,
+  decimal: ',',
+  invoiceTitle: ['fattura', 'fattura elettronica', 'nota di credito', 'fattura accompagnatoria', 'fattura proforma'],
+  labels: {
+    invoiceNumber: ['numero fattura', 'numero della fattura', 'fattura n.', 'fattura nr.', 'fattura numero', 'fattura n°', 'n. fattura', 'nr. fattura', 'n° fattura', 'numero documento', 'n. documento', 'documento n.', '~numero', '~n.', '~nr.', '~fattura'],
+    invoiceDate: ['data fattura', 'data della fattura', 'data di emissione', 'data emissione', 'data documento', 'emessa il', '~data', '~del'],
+    dueDate: ['data di scadenza', 'scadenza', 'data scadenza', 'scadenza pagamento', 'da pagare entro', 'pagamento entro', 'scade il'],
+    deliveryDate: ['data di consegna', 'data consegna', 'data ordine', 'data spedizione', 'periodo', 'periodo di fatturazione', 'data ddt', '~dal', '~al'],
+    orderNumber: ['numero ordine', 'n. ordine', 'ordine n.', 'ordine', 'ddt', 'ddt n.', 'documento di trasporto', 'vostro riferimento', 'nostro riferimento', 'riferimento', 'rif.', 'contratto', 'cig', 'cup'],
+    customerNumber: ['codice cliente', 'cod. cliente', 'n. cliente', 'cliente n.', 'partita iva', 'p.iva', 'p. iva', 'codice fiscale', 'c.f.'],
+    total: ['totale fattura', 'totale documento', 'totale da pagare', 'importo totale', 'totale', 'totale ivato', 'totale iva inclusa', 'totale complessivo', 'totale generale', 'importo da pagare'],
+    subtotal: ['imponibile', 'totale imponibile', 'subtotale', 'sub totale', 'totale netto', 'importo netto', 'totale merce', 'netto', 'totale imponibile iva'],
+    tax: ['iva', 'totale iva', 'imposta', 'importo iva', 'i.v.a.', 'imposte', 'iva su imponibile'],
+    discount: ['sconto', 'sconti', 'abbuono', 'ribasso'],
+    shipping: ['spese di spedizione', 'spedizione', 'trasporto', 'spese di trasporto', 'porto'],
+    amountDue: ['netto a pagare', 'da pagare', 'saldo', 'importo dovuto', 'residuo da pagare', 'totale a pagare'],
+    prepaid: ['acconto', 'già pagato', 'anticipo', 'importo pagato', 'acconto versato'],
+    seller: ['fornitore', 'venditore', 'cedente', 'cedente/prestatore', 'prestatore', 'emittente', 'mittente'],
+    buyer: ['cliente', 'destinatario', 'cessionario', 'cessionario/committente', 'committente', 'intestatario', 'spett.le', 'spettabile', 'fatturare a', 'luogo di consegna', 'destinazione'],
+    taxId: ['partita iva', 'p.iva', 'p. iva', 'p.i.', 'codice fiscale', 'c.f.', 'rea', 'cciaa', 'capitale sociale', 'iban', 'bic', 'registro imprese', 'pec'],
+  },
+  columns: {
+    description: ['descrizione', 'articolo', 'prodotto', 'servizio', 'dettaglio', 'denominazione', 'causale'],
+    quantity: ['quantità', 'qtà', 'q.tà', 'qta', 'quant.', 'pezzi', 'pz', 'ore'],
+    unit: ['unità', 'u.m.', 'um', 'unità di misura'],
+    unitPrice: ['prezzo unitario', 'prezzo unit.', 'prezzo', 'p.u.', 'prezzo cad.', 'cad.', 'tariffa'],
+    amount: ['importo', 'totale', 'importo netto', 'totale riga', 'valore', 'prezzo totale'],
+    sku: ['codice', 'cod.', 'codice articolo', 'cod. art.', 'riferimento', 'rif.', 'sku'],
+    vatRate: ['iva %', '% iva', 'aliquota', 'aliq.', 'iva', 'cod. iva'],
+    position: ['riga', 'n.', 'pos.'],
+  },
+  dateWords: ['del', 'in data', 'il'],
+  months: [
+    ['gennaio', 'gen'], ['febbraio', 'feb'], ['marzo', 'mar'], ['aprile', 'apr'], ['maggio', 'mag'], ['giugno', 'giu'],
+    ['luglio', 'lug'], ['agosto', 'ago'], ['settembre', 'set', 'sett'], ['ottobre', 'ott'], ['novembre', 'nov'], ['dicembre', 'dic'],
+  ],
+  legalForms: ['s.r.l.', 'srl', 's.p.a.', 'spa', 's.a.s.', 'sas', 's.n.c.', 'snc', 's.r.l.s.', 'srls', 's.c.a.r.l.', 'scarl', 'soc. coop.', 'onlus'],
+  countries: ['italia', 'francia', 'germania', 'spagna', 'svizzera', 'austria', 'paesi bassi', 'belgio', 'regno unito', 'stati uniti', 'san marino'],
+};

@@ -1,0 +1,45 @@
+// Dutch invoice vocabulary (Netherlands, Flanders).
+import type { LanguageData } from './types.ts';
+
+export const nl: LanguageData = {
+  code: 'nl',
+  markers: ['de', 'het', 'een', 'en', 'van', 'voor', 'met', 'op', 'aan', 'uw', 'wij', 'graag', 'binnen', 'dagen', 'factuur', 'datum', 'bedrag', 'aantal', 'prijs', 'totaal', 'btw', 'omschrijving', 'klant', 'vervaldatum', 'betaling', 'betalen', 'excl', 'incl', 'stuksprijs', 'kvk', 'straat', 'bedankt', 'nummer', 'onder', 'vermelding'],
+  dayFirst: true,
+  decimal: ',',
+  invoiceTitle: ['factuur', 'creditnota', 'creditfactuur', 'verkoopfactuur'],
+  labels: {
+    invoiceNumber: ['factuurnummer', 'factuur nr.', 'factuurnr.', 'factuur nummer', 'factuur #', 'creditnotanummer', 'documentnummer', '~nummer', '~nr.', '~factuur'],
+    invoiceDate: ['factuurdatum', 'factuur datum', 'datum factuur', 'datum van uitgifte', 'uitgiftedatum', 'opgemaakt op', '~datum', '~d.d.'],
+    dueDate: ['vervaldatum', 'verval datum', 'uiterste betaaldatum', 'te betalen voor', 'te betalen vóór', 'betalen voor', 'betaaldatum', 'vervalt op', 'uiterlijk'],
+    deliveryDate: ['leverdatum', 'leveringsdatum', 'afleverdatum', 'orderdatum', 'besteldatum', 'periode', 'factuurperiode', 'verzenddatum', '~van', '~tot'],
+    orderNumber: ['ordernummer', 'order nr.', 'bestelnummer', 'bestelling', 'inkoopordernummer', 'pakbon', 'pakbonnummer', 'uw referentie', 'onze referentie', 'referentie', 'kenmerk', 'uw kenmerk', 'contractnummer'],
+    customerNumber: ['klantnummer', 'klant nr.', 'klantnr.', 'debiteurnummer', 'debiteur nr.', 'relatienummer', 'btw-nummer', 'btw nr.', 'kvk-nummer', 'kvk'],
+    total: ['totaal', 'totaalbedrag', 'totaal incl. btw', 'totaal inclusief btw', 'totaal te betalen', 'te betalen', 'factuurbedrag', 'eindtotaal', 'totaal bedrag', 'bedrag incl. btw', 'totaal incl btw', 'totaal (incl. btw)'],
+    subtotal: ['subtotaal', 'sub totaal', 'totaal excl. btw', 'totaal exclusief btw', 'netto', 'nettobedrag', 'bedrag excl. btw', 'totaal excl btw', 'totaal netto', 'grondslag', 'excl. btw'],
+    tax: ['btw', 'b.t.w.', 'btw bedrag', 'btw-bedrag', 'totaal btw', 'omzetbelasting', 'belasting'],
+    discount: ['korting', 'kredietbeperking', 'rabat'],
+    shipping: ['verzendkosten', 'verzending', 'vracht', 'transportkosten', 'bezorgkosten', 'porto'],
+    amountDue: ['openstaand bedrag', 'nog te betalen', 'te voldoen', 'resterend bedrag', 'saldo', 'te betalen bedrag'],
+    prepaid: ['aanbetaling', 'reeds betaald', 'al betaald', 'voorschot', 'vooruitbetaling', 'betaald'],
+    seller: ['leverancier', 'verkoper', 'afzender', 'uitgegeven door', '~van'],
+    buyer: ['factuuradres', 'afleveradres', 'leveringsadres', 'klant', 'afnemer', 'koper', 'geadresseerde', 't.a.v.', 'ter attentie van', 'gefactureerd aan', '~aan'],
+    taxId: ['btw-nummer', 'btw nr.', 'btw nummer', 'btw-id', 'btw id', 'kvk', 'kvk-nummer', 'kvk nr.', 'kamer van koophandel', 'ondernemingsnummer', 'rpr', 'iban', 'bic', 'rekeningnummer', 'bankrekening'],
+  },
+  columns: {
+    description: ['omschrijving', 'beschrijving', 'artikel', 'product', 'dienst', 'artikelomschrijving', 'werkzaamheden', 'specificatie', 'naam'],
+    quantity: ['aantal', 'hoeveelheid', 'aant.', 'stuks', 'uren', 'st.'],
+    unit: ['eenheid', 'eh', 'ehd'],
+    unitPrice: ['prijs', 'stuksprijs', 'eenheidsprijs', 'prijs per stuk', 'prijs/eenheid', 'tarief', 'prijs per eenheid', 'p/st'],
+    amount: ['bedrag', 'totaal', 'subtotaal', 'regeltotaal', 'netto bedrag', 'bedrag excl. btw', 'waarde'],
+    sku: ['artikelnummer', 'artikelnr.', 'art.nr.', 'art. nr.', 'code', 'artikelcode', 'productcode', 'sku'],
+    vatRate: ['btw %', 'btw-tarief', 'btw tarief', 'tarief', 'btw'],
+    position: ['regel', 'nr.', 'pos.'],
+  },
+  dateWords: ['van', 'd.d.', 'op', 'dd'],
+  months: [
+    ['januari', 'jan'], ['februari', 'feb'], ['maart', 'mrt', 'mar'], ['april', 'apr'], ['mei'], ['juni', 'jun'],
+    ['juli', 'jul'], ['augustus', 'aug'], ['september', 'sept', 'sep'], ['oktober', 'okt'], ['november', 'nov'], ['december', 'dec'],
+  ],
+  legalForms: ['b.v.', 'bv', 'n.v.', 'nv', 'v.o.f.', 'vof', 'c.v.', 'bvba', 'comm.v', 'vzw', 'eenmanszaak', 'bv.', 'holding b.v.'],
+  countries: ['nederland', 'belgië', 'belgie', 'duitsland', 'frankrijk', 'spanje', 'italië', 'verenigd koninkrijk', 'luxemburg', 'the netherlands'],
+};

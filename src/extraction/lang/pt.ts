@@ -1,0 +1,45 @@
+// Portuguese invoice vocabulary (Portugal, Brazil).
+import type { LanguageData } from './types.ts';
+
+export const pt: LanguageData = {
+  code: 'pt',
+  markers: ['o', 'a', 'os', 'as', 'de', 'do', 'da', 'dos', 'das', 'e', 'em', 'para', 'com', 'por', 'fatura', 'factura', 'data', 'valor', 'quantidade', 'preço', 'total', 'iva', 'cliente', 'vencimento', 'pagamento', 'descrição', 'contribuinte', 'rua', 'obrigado', 'número', 'nota', 'fiscal', 'incidência', 'taxa', 'morada'],
+  dayFirst: true,
+  decimal: ',',
+  invoiceTitle: ['fatura', 'factura', 'fatura-recibo', 'fatura simplificada', 'nota de crédito', 'nota fiscal'],
+  labels: {
+    invoiceNumber: ['número da fatura', 'n.º da fatura', 'nº da fatura', 'fatura n.º', 'fatura nº', 'fatura n°', 'fatura número', 'n.º fatura', 'nº fatura', 'número do documento', 'documento n.º', 'número da factura', 'factura n.º', 'factura nº', '~número', '~n.º', '~nº', '~fatura'],
+    invoiceDate: ['data da fatura', 'data de emissão', 'data emissão', 'data do documento', 'data da factura', 'data fatura', 'emitida em', '~data'],
+    dueDate: ['data de vencimento', 'vencimento', 'data limite de pagamento', 'pagar até', 'data de pagamento', 'vence em'],
+    deliveryDate: ['data de entrega', 'data da encomenda', 'data de envio', 'data de carga', 'período', 'periodo', 'data do pedido', 'data de descarga'],
+    orderNumber: ['número da encomenda', 'encomenda n.º', 'encomenda', 'nº encomenda', 'pedido', 'número do pedido', 'guia de remessa', 'sua referência', 'nossa referência', 'referência', 'requisição', 'contrato'],
+    customerNumber: ['número de cliente', 'n.º cliente', 'nº cliente', 'código de cliente', 'cliente n.º', 'nif', 'contribuinte', 'cnpj', 'cpf'],
+    total: ['total', 'total a pagar', 'valor total', 'total da fatura', 'total geral', 'total documento', 'total (eur)', 'total com iva', 'valor a pagar', 'total da factura'],
+    subtotal: ['subtotal', 'sub-total', 'total sem iva', 'total ilíquido', 'valor líquido', 'incidência', 'base tributável', 'total líquido', 'base de incidência', 'soma'],
+    tax: ['iva', 'total iva', 'valor iva', 'imposto', 'impostos', 'total de impostos', 'i.v.a.', 'icms', 'valor do iva'],
+    discount: ['desconto', 'descontos', 'abatimento', 'desc.'],
+    shipping: ['portes', 'frete', 'transporte', 'envio', 'despesas de envio'],
+    amountDue: ['valor em dívida', 'saldo', 'montante a pagar', 'a pagar', 'valor a pagar', 'em dívida'],
+    prepaid: ['adiantamento', 'já pago', 'valor pago', 'sinal', 'pagamento antecipado', 'pago'],
+    seller: ['fornecedor', 'vendedor', 'emitente', 'prestador', 'emitido por'],
+    buyer: ['cliente', 'faturar a', 'destinatário', 'comprador', 'adquirente', 'morada de entrega', 'local de entrega', 'exmo.', 'exmo', 'exmos.', 'tomador'],
+    taxId: ['nif', 'n.i.f.', 'contribuinte', 'nipc', 'cnpj', 'capital social', 'conservatória', 'iban', 'bic', 'swift', 'matrícula', 'inscrição estadual'],
+  },
+  columns: {
+    description: ['descrição', 'designação', 'artigo', 'produto', 'serviço', 'discriminação', 'descricao'],
+    quantity: ['quantidade', 'qtd.', 'qtd', 'qt.', 'quant.', 'qtde', 'horas'],
+    unit: ['unidade', 'un.', 'un', 'uni.'],
+    unitPrice: ['preço unitário', 'preço unit.', 'p. unitário', 'preço', 'valor unitário', 'pr. unit.', 'preço un.'],
+    amount: ['valor', 'total', 'montante', 'valor total', 'importância', 'valor líquido', 'subtotal'],
+    sku: ['código', 'referência', 'ref.', 'cód.', 'artigo n.º', 'sku'],
+    vatRate: ['iva %', '% iva', 'taxa iva', 'taxa', 'iva'],
+    position: ['linha', 'n.º', 'pos.'],
+  },
+  dateWords: ['de', 'em', 'datada de'],
+  months: [
+    ['janeiro', 'jan'], ['fevereiro', 'fev'], ['março', 'marco', 'mar'], ['abril', 'abr'], ['maio', 'mai'], ['junho', 'jun'],
+    ['julho', 'jul'], ['agosto', 'ago'], ['setembro', 'set'], ['outubro', 'out'], ['novembro', 'nov'], ['dezembro', 'dez'],
+  ],
+  legalForms: ['lda', 'lda.', 'limitada', 's.a.', 'sa', 'unipessoal lda', 'unipessoal', 'ltda', 'ltda.', 'eireli', 's/a'],
+  countries: ['portugal', 'brasil', 'espanha', 'frança', 'alemanha', 'itália', 'reino unido', 'angola', 'moçambique'],
+};
