@@ -18,6 +18,8 @@ export interface LabelVocabulary {
   /** Distractor numbers. */
   orderNumber: string[];
   customerNumber: string[];
+  /** Distractor: the number or date of another invoice this one refers to (credit notes, corrections). */
+  relatedInvoice: string[];
   /** Gross total (tax included). */
   total: string[];
   /** Net amount before tax. */

@@ -34,7 +34,9 @@ const LETTER = '[a-zßøæœðþł]';
 export function phraseSource(phrase: string): string {
   const words = fold(phrase.replace(/^~/, '')).trim().split(/\s+/);
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, (c) => (c === '.' ? '\\.?\\s?' : `\\${c}`));
-  const body = words.map((w) => (w.endsWith('.') ? esc(w.slice(0, -1)) + '\\.?' : esc(w))).join('[\\s\\-.:/]*');
+  // A word written with a final dot ends there: "n." matches "N." and "N " but not the N of "Name".
+  const word = (w: string) => (w.endsWith('.') ? `${esc(w.slice(0, -1))}(?:\\.|(?!${LETTER}))` : esc(w));
+  const body = words.map(word).join('[\\s\\-.:/]*');
   const last = words[words.length - 1]!.slice(-1);
   return /[a-zßøæœðþł]/.test(last) ? `${body}(?!${LETTER})` : body;
 }
