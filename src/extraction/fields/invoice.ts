@@ -16,11 +16,11 @@ const pct = (c: FieldCandidate<unknown> | null, base: number, bonus = 0) =>
 /** Fields of one invoice (pages already belong together). */
 export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields {
   const doc = readDoc(pages);
-  const { lines, text, dec } = doc;
+  const { lines, text } = doc;
   const vendor = pickName(lines, 'invoice');
   const number = invoiceNumber(doc);
   const dates = invoiceDates(doc);
-  const lineItems = extractLineItems(lines, dec);
+  const lineItems = extractLineItems(doc);
   const lineTotals = lineItems.map((l) => l.total).filter((t): t is number => t !== null);
   const lineSum = lineTotals.length ? Math.round(lineTotals.reduce((a, b) => a + b, 0) * 100) / 100 : null;
   const t = chooseTotals(doc, lineSum);

@@ -22,6 +22,8 @@ export const de: LanguageData = {
     shipping: ['versand', 'versandkosten', 'fracht', 'frachtkosten', 'porto', 'lieferkosten', 'verpackung'],
     amountDue: ['zahlbetrag', 'zu zahlen', 'zu zahlender betrag', 'offener betrag', 'restbetrag', 'noch zu zahlen', 'ausstehender betrag', 'zahlungsbetrag'],
     prepaid: ['anzahlung', 'bereits gezahlt', 'bereits bezahlt', 'abschlagszahlung', 'geleistete anzahlung', 'vorauszahlung', 'erhaltene anzahlung', 'abzüglich anzahlung'],
+    taxSummary: ['mwst-übersicht', 'mwst übersicht', 'steuerübersicht', 'aufschlüsselung der mwst', 'aufstellung mwst', 'ust-übersicht'],
+    carriedForward: ['übertrag', 'vortrag', 'summe übertrag', 'zwischensumme übertrag', 'fortsetzung auf der nächsten seite', 'fortsetzung'],
     seller: ['verkäufer', 'lieferant', 'rechnungssteller', 'absender', 'leistungserbringer', '~von'],
     buyer: ['rechnungsempfänger', 'rechnungsadresse', 'lieferadresse', 'lieferanschrift', 'empfänger', 'kunde', 'käufer', 'auftraggeber', 'leistungsempfänger', 'z. hd.', 'zu händen', '~an'],
     taxId: ['ust-idnr.', 'ust id nr.', 'ust.-id', 'ust-id', 'ustid', 'umsatzsteuer-id', 'umsatzsteuer id', 'steuernummer', 'steuer nr.', 'st.-nr.', 'handelsregister', 'amtsgericht', 'hrb', 'hra', 'registergericht', 'geschäftsführer', 'geschäftsführung', 'iban', 'bic', 'bankverbindung', 'uid', 'firmenbuch'],

@@ -22,6 +22,8 @@ export const en: LanguageData = {
     shipping: ['shipping', 'freight', 'delivery', 'shipping and handling', 'handling', 'postage', 'delivery charge'],
     amountDue: ['amount due', 'balance due', '~balance', 'amount payable', 'total due now', 'to pay', 'please pay', '~outstanding'],
     prepaid: ['prepaid', '~paid', 'amount paid', 'deposit', 'advance payment', 'payment received', 'less paid', 'down payment'],
+    taxSummary: ['vat summary', 'vat breakdown', 'tax summary', 'tax breakdown', 'vat analysis', 'vat details'],
+    carriedForward: ['carried forward', 'brought forward', 'balance forward', 'balance brought forward', 'continued on next page', 'continued'],
     seller: ['seller', 'vendor', 'supplier', '~from', 'issued by', 'bill from', 'remit to', 'payable to', 'sold by'],
     buyer: ['bill to', 'billed to', 'invoice to', 'sold to', 'ship to', 'shipped to', 'deliver to', 'delivery address', '~customer', '~client', 'buyer', '~to', 'attn', 'attention'],
     taxId: ['vat no.', 'vat number', 'vat reg no.', 'vat id', 'vat registration', 'tax id', 'ein', 'tin', 'company no.', 'company number', 'registered in', 'reg. no.', 'abn', 'gst no.', 'iban', 'swift', 'bic', 'sort code', 'routing number', 'account number'],

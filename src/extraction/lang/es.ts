@@ -22,6 +22,8 @@ export const es: LanguageData = {
     shipping: ['envío', 'gastos de envío', 'portes', 'transporte', 'gastos de transporte'],
     amountDue: ['importe a pagar', 'a pagar', 'saldo pendiente', 'pendiente de pago', 'total a abonar', 'líquido a pagar', 'saldo'],
     prepaid: ['anticipo', 'pagado', 'ya pagado', 'importe pagado', 'entrega a cuenta', 'a cuenta'],
+    taxSummary: ['desglose iva', 'desglose de iva', 'resumen iva', 'desglose de impuestos', 'resumen de impuestos'],
+    carriedForward: ['suma y sigue', 'suma anterior', 'continúa en la página siguiente'],
     seller: ['vendedor', 'proveedor', 'emisor', 'emitido por', 'datos del emisor'],
     buyer: ['facturar a', 'cliente', 'datos del cliente', 'destinatario', 'comprador', 'dirección de envío', 'dirección de facturación', 'enviar a', 'receptor'],
     taxId: ['nif', 'cif', 'n.i.f.', 'c.i.f.', 'nif/cif', 'rfc', 'cuit', 'registro mercantil', 'iban', 'bic', 'swift', 'inscrita en el registro'],

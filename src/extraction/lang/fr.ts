@@ -22,6 +22,8 @@ export const fr: LanguageData = {
     shipping: ['frais de port', 'port', 'frais de livraison', 'transport', 'frais d\'envoi'],
     amountDue: ['reste à payer', 'solde dû', 'montant dû', 'solde à payer', 'net à payer', 'à payer', 'montant à payer'],
     prepaid: ['acompte', 'acompte versé', 'déjà payé', 'déjà réglé', 'montant payé', 'avance'],
+    taxSummary: ['détail tva', 'détail de la tva', 'récapitulatif tva', 'ventilation tva', 'ventilation de la tva', 'récapitulatif des taxes'],
+    carriedForward: ['à reporter', 'report', 'reporté', 'report de la page précédente', 'suite page suivante'],
     seller: ['vendeur', 'fournisseur', 'émetteur', 'prestataire', 'émis par'],
     buyer: ['facturé à', 'adresse de facturation', 'adresse de livraison', 'livré à', 'client', 'destinataire', 'acheteur', 'à l\'attention de', '~à'],
     taxId: ['n° tva', 'tva intracommunautaire', 'numéro de tva', 'tva intra', 'siret', 'siren', 'rcs', 'naf', 'ape', 'capital', 'iban', 'bic', 'rib', 'ide', 'tva n°'],

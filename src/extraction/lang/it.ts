@@ -22,6 +22,8 @@ export const it: LanguageData = {
     shipping: ['spese di spedizione', 'spedizione', 'trasporto', 'spese di trasporto', 'porto'],
     amountDue: ['netto a pagare', 'da pagare', 'saldo', 'importo dovuto', 'residuo da pagare', 'totale a pagare'],
     prepaid: ['acconto', 'già pagato', 'anticipo', 'importo pagato', 'acconto versato'],
+    taxSummary: ['riepilogo iva', 'castelletto iva', 'dettaglio iva', 'riepilogo aliquote'],
+    carriedForward: ['riporto', 'a riportare', 'da riportare', 'segue'],
     seller: ['fornitore', 'venditore', 'cedente', 'cedente/prestatore', 'prestatore', 'emittente', 'mittente'],
     buyer: ['cliente', 'destinatario', 'cessionario', 'cessionario/committente', 'committente', 'intestatario', 'spett.le', 'spettabile', 'fatturare a', 'luogo di consegna', 'destinazione'],
     taxId: ['partita iva', 'p.iva', 'p. iva', 'p.i.', 'codice fiscale', 'c.f.', 'rea', 'cciaa', 'capitale sociale', 'iban', 'bic', 'registro imprese', 'pec'],

@@ -22,6 +22,8 @@ export const nl: LanguageData = {
     shipping: ['verzendkosten', 'verzending', 'vracht', 'transportkosten', 'bezorgkosten', 'porto'],
     amountDue: ['openstaand bedrag', 'nog te betalen', 'te voldoen', 'resterend bedrag', 'saldo', 'te betalen bedrag'],
     prepaid: ['aanbetaling', 'reeds betaald', 'al betaald', 'voorschot', 'vooruitbetaling', 'betaald'],
+    taxSummary: ['btw-specificatie', 'btw specificatie', 'btw-overzicht', 'btw overzicht', 'specificatie btw'],
+    carriedForward: ['transport', 'over te brengen', 'overgebracht', 'vervolg'],
     seller: ['leverancier', 'verkoper', 'afzender', 'uitgegeven door', '~van'],
     buyer: ['factuuradres', 'afleveradres', 'leveringsadres', 'klant', 'afnemer', 'koper', 'geadresseerde', 't.a.v.', 'ter attentie van', 'gefactureerd aan', '~aan'],
     taxId: ['btw-nummer', 'btw nr.', 'btw nummer', 'btw-id', 'btw id', 'kvk', 'kvk-nummer', 'kvk nr.', 'kamer van koophandel', 'ondernemingsnummer', 'rpr', 'iban', 'bic', 'rekeningnummer', 'bankrekening'],

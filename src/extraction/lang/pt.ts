@@ -22,6 +22,8 @@ export const pt: LanguageData = {
     shipping: ['portes', 'frete', 'transporte', 'envio', 'despesas de envio'],
     amountDue: ['valor em dívida', 'saldo', 'montante a pagar', 'a pagar', 'valor a pagar', 'em dívida'],
     prepaid: ['adiantamento', 'já pago', 'valor pago', 'sinal', 'pagamento antecipado', 'pago'],
+    taxSummary: ['resumo iva', 'resumo do iva', 'quadro resumo iva', 'resumo de impostos', 'quadro de iva'],
+    carriedForward: ['a transportar', 'transportado', 'transporte da página anterior', 'continua'],
     seller: ['fornecedor', 'vendedor', 'emitente', 'prestador', 'emitido por'],
     buyer: ['cliente', 'faturar a', 'destinatário', 'comprador', 'adquirente', 'morada de entrega', 'local de entrega', 'exmo.', 'exmo', 'exmos.', 'tomador'],
     taxId: ['nif', 'n.i.f.', 'contribuinte', 'nipc', 'cnpj', 'capital social', 'conservatória', 'iban', 'bic', 'swift', 'matrícula', 'inscrição estadual'],

@@ -31,6 +31,10 @@ export interface LabelVocabulary {
   /** What is left to pay (after prepayments): not the invoice total when a prepayment is printed. */
   amountDue: string[];
   prepaid: string[];
+  /** Heading of the VAT breakdown table, which follows the line items. */
+  taxSummary: string[];
+  /** Lines of a table that carry a sum from one page to the next: not items. */
+  carriedForward: string[];
   /** The issuer's block. */
   seller: string[];
   /** The customer's block (bill to, ship to). */

@@ -36,7 +36,8 @@ export function phraseSource(phrase: string): string {
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, (c) => (c === '.' ? '\\.?\\s?' : `\\${c}`));
   // A word written with a final dot ends there: "n." matches "N." and "N " but not the N of "Name".
   const word = (w: string) => (w.endsWith('.') ? `${esc(w.slice(0, -1))}(?:\\.|(?!${LETTER}))` : esc(w));
-  const body = words.map(word).join('[\\s\\-.:/]*');
+  // Between words: single spaces and punctuation, never a column gap (three spaces in a line's text).
+  const body = words.map(word).join('(?:\\s?[\\-.:/])*\\s?');
   const last = words[words.length - 1]!.slice(-1);
   return /[a-zßøæœðþł]/.test(last) ? `${body}(?!${LETTER})` : body;
 }

@@ -10,4 +10,5 @@ describe.each(DOCS)('$name', ({ pages, expected }) => {
     });
   });
   it('reads the seller, not the buyer', () => expect(inv!.vendorName).toBe(expected.vendorName));
+  it('reads the line table', () => expect(inv!.lineItems.map((l) => [l.description, l.total])).toEqual(expected.lines));
 });
