@@ -8,7 +8,7 @@ import { extractLineItems } from './line-items.ts';
 import { invoiceNumber } from './numbers.ts';
 import { splitInvoicePages } from './split.ts';
 import { chooseTotals } from './totals.ts';
-import { pickName } from './vendor.ts';
+import { pickSeller } from './seller.ts';
 
 const pct = (c: FieldCandidate<unknown> | null, base: number, bonus = 0) =>
   c ? Math.round(Math.min(99, base + Math.min(c.score, 4) * 8 + bonus) * (c.ocr / 100)) : 0;
@@ -17,7 +17,7 @@ const pct = (c: FieldCandidate<unknown> | null, base: number, bonus = 0) =>
 export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields {
   const doc = readDoc(pages);
   const { lines, text } = doc;
-  const vendor = pickName(lines, 'invoice');
+  const vendor = pickSeller(doc);
   const number = invoiceNumber(doc);
   const dates = invoiceDates(doc);
   const lineItems = extractLineItems(doc);

@@ -4,7 +4,7 @@ import type { PageText } from '../types.ts';
 import { stripAccents } from './dates.ts';
 import { readDoc } from './doc.ts';
 import { invoiceNumber } from './numbers.ts';
-import { pickName } from './vendor.ts';
+import { pickSeller } from './seller.ts';
 
 export interface PageHeader {
   vendor: string | null;
@@ -38,7 +38,7 @@ export function splitInvoicePages(pages: PageText[], header: HeaderReader = read
 /** Vendor and invoice number printed on one page (only confident vendor names count). */
 export function readHeader(page: PageText): PageHeader {
   const doc = readDoc([page]);
-  const vendor = pickName(doc.lines, 'invoice');
+  const vendor = pickSeller(doc);
   return { vendor: vendor.confidence >= 50 ? vendor.name : null, number: invoiceNumber(doc)?.value ?? null };
 }
 

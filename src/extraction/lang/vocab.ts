@@ -33,7 +33,8 @@ const LETTER = '[a-zßøæœðþł]';
 /** Regex source of one phrase (see ./types.ts for the notation), without the boundary before it. */
 export function phraseSource(phrase: string): string {
   const words = fold(phrase.replace(/^~/, '')).trim().split(/\s+/);
-  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, (c) => (c === '.' ? '\\.?\\s?' : `\\${c}`));
+  // A dot inside a word is required ("p.o." is not "Po"); a final one is optional (below).
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, (c) => (c === '.' ? '\\.\\s?' : `\\${c}`));
   // A word written with a final dot ends there: "n." matches "N." and "N " but not the N of "Name".
   const word = (w: string) => (w.endsWith('.') ? `${esc(w.slice(0, -1))}(?:\\.|(?!${LETTER}))` : esc(w));
   // Between words: single spaces and punctuation, never a column gap (three spaces in a line's text).
