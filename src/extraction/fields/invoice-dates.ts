@@ -12,6 +12,10 @@ const FIELDS: LabelField[] = ['invoiceDate', 'dueDate', 'invoiceNumber', 'invoic
 export interface InvoiceDates {
   invoice: FieldCandidate<string> | null;
   due: FieldCandidate<string> | null;
+  /** How far the chosen pair scored above the best pair with another invoice date (evidence margin). */
+  margin: number;
+  /** The same for the due date. */
+  dueMargin: number;
 }
 
 /** A generic label ("vom", "du", "date") after another label on the line belongs to that label. */
@@ -42,16 +46,22 @@ export function invoiceDates(doc: InvoiceDoc): InvoiceDates {
   const free = firstFreeDate(doc, find, new Set(of([...DISTRACTOR, 'dueDate']).map((c) => c.value)));
   if (free && !inv.some((c) => c.value === free.value)) inv.push(free);
   const due = merge(of(['dueDate']));
-  let best: InvoiceDates = { invoice: null, due: null };
+  let best: InvoiceDates = { invoice: null, due: null, margin: 0, dueMargin: 0 };
   let bestScore = -Infinity;
+  const byInvoice = new Map<string | null, number>();
+  const byDue = new Map<string | null, number>();
   for (const i of [null, ...inv.slice(0, 5)])
     for (const d of [null, ...due.slice(0, 5)]) {
       if (i && d && i.value === d.value && i.line === d.line) continue;
       let s = (i?.score ?? 0) + (d?.score ?? 0);
       if (i && d) s += d.value > i.value ? 0.5 : d.value === i.value ? -0.3 : -3;
-      if (s > bestScore) [best, bestScore] = [{ invoice: i && i.score > 0 ? i : null, due: d }, s];
+      const k = i?.value ?? null;
+      byInvoice.set(k, Math.max(byInvoice.get(k) ?? -Infinity, s));
+      byDue.set(d?.value ?? null, Math.max(byDue.get(d?.value ?? null) ?? -Infinity, s));
+      if (s > bestScore) [best, bestScore] = [{ invoice: i && i.score > 0 ? i : null, due: d, margin: 0, dueMargin: 0 }, s];
     }
-  return best;
+  const rival = (by: Map<string | null, number>, mine: string | null) => Math.max(0, ...[...by.entries()].filter(([k]) => k !== mine).map(([, v]) => v));
+  return { ...best, margin: bestScore - rival(byInvoice, best.invoice?.value ?? null), dueMargin: bestScore - rival(byDue, best.due?.value ?? null) };
 }
 
 /** Fallback: the first date in the upper half of the first page that no other label claims. */

@@ -21,7 +21,13 @@ export function numberToken(text: string): Found<string>[] {
 
 const DISTRACTORS: LabelField[] = ['orderNumber', 'customerNumber', 'taxId', 'relatedInvoice'];
 
+/** The invoice number (best candidate), or null. */
 export function invoiceNumber(doc: InvoiceDoc): FieldCandidate<string> | null {
+  return numberCandidates(doc)[0] ?? null;
+}
+
+/** Invoice-number candidates, best first (one per value, positive scores only). */
+export function numberCandidates(doc: InvoiceDoc): FieldCandidate<string>[] {
   const cands = candidates(doc, ['invoiceNumber', 'invoiceTitle'], numberToken);
   const claimed = new Set(candidates(doc, DISTRACTORS, numberToken).filter((c) => !c.weak).map((c) => c.value));
   const firstPage = doc.lines[0]?.page;
@@ -31,5 +37,5 @@ export function invoiceNumber(doc: InvoiceDoc): FieldCandidate<string> | null {
     if (c.line.page !== firstPage) c.score -= 0.5;
     else if (c.line.index < doc.lines.length * 0.5) c.score += 0.5;
   }
-  return merge(cands).find((c) => c.score > 0) ?? null;
+  return merge(cands).filter((c) => c.score > 0);
 }
