@@ -13,6 +13,16 @@ const SKIPS: LabelField[] = ['subtotal', 'carriedForward', 'prepaid', 'discount'
 const ALLOWANCE = /^\s*(remise|charge|rabatt|zuschlag|discount|allowance|surcharge|sconto|descuento|korting|desconto)\s*:/i;
 /** Reference lines under an item (dates, codes, "Label: value"): not its description. */
 const DETAIL = /^(\d{1,3}\s+)?(#|\(|-|\d{2}[./]\d{2}[./]\d{2,4})|^[\p{L}_ ()]{1,30}\s?:\s?\S|^(gtin|sku|ean)\b/iu;
+/** A line of headings (another table, the totals block's labels): most of its text is column or field words. */
+function isHeading(doc: InvoiceDoc, i: number): boolean {
+  const hits = [...doc.columnHits[i]!, ...doc.hits[i]!.filter((h) => !h.weak)];
+  if (new Set(hits.map((h) => h.field)).size < 2) return false;
+  const text = doc.lines[i]!.text;
+  const covered = new Set(hits.flatMap((h) => Array.from({ length: h.end - h.start }, (_, k) => h.start + k)));
+  const letters = [...text].filter((c) => /\S/.test(c)).length;
+  return [...covered].filter((k) => /\S/.test(text[k] ?? '')).length >= letters * 0.6;
+}
+
 /** Has a word of three letters or more: text, not a code. */
 const isWordy = (s: string) => s.split(/\s+/).some((w) => /^\p{L}[\p{L}'’.,&()-]{2,}$/u.test(w));
 const DETAIL_LABELS: LabelField[] = ['deliveryDate', 'orderNumber', 'customerNumber', 'invoiceDate', 'dueDate'];
@@ -99,7 +109,7 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     // (a quantity or a unit price of its own: "Vinho do Porto" is no postage line).
     const labels = doc.hits[i]!.filter((h) => !h.weak).map((h) => h.field);
     const itemLike = num('quantity') !== undefined || (anchor === 'amount' && num('unitPrice') !== undefined);
-    if (labels.includes('taxSummary') || (!amounts.length && rows.length && new Set(doc.columnHits[i]!.map((h) => h.field)).size >= 3)) return true;
+    if (labels.includes('taxSummary') || (!amounts.length && rows.length && isHeading(doc, i))) return true;
     if (!itemLike && amounts.length && !DOC_LEVEL.test(line.text)) {
       if (labels.some((f) => ENDS.includes(f))) return true;
       if (labels.some((f) => SKIPS.includes(f))) continue;

@@ -132,4 +132,19 @@ export const DOCS: Doc[] = [
     ])],
     expected: { vendorName: 'Getränke Hoffmann e.K.', invoiceNumber: 'RG-5512', invoiceDate: '2025-02-28', subtotal: 150, tax: 22.5, total: 172.5, currency: 'EUR', lines: [['Apfelsaft 12x1L', 50], ['Pils Kasten 20x0,5', 100]] },
   },
+  {
+    name: 'de: labels above their values, a VAT column, a tax breakdown table and a totals row under its labels',
+    pages: [page([
+      ['Weingut Berger GmbH', 40], ['Rebenweg 4, 67433 Neustadt', 40], '',
+      'Rechnungsnummer    Rechnungsdatum    Kundennummer    Fälligkeitsdatum',
+      'R-2024-301         14.05.2024        K-7781          28.05.2024', '',
+      'Pos   Artikel                 Menge   MwSt   Einzelpreis   Betrag',
+      '1     Riesling trocken        12      19%    8,00          96,00',
+      '2     Traubensaft             10      7%     4,00          40,00',
+      '3     Versandkosten           1       19%    10,00         10,00', '',
+      ['Steuersatz   Netto     MwSt', 300], ['19%          106,00    20,14', 300], ['7%           40,00     2,80', 300], '',
+      ['Nettobetrag     Steuer     Gesamtbetrag', 250], ['146,00          22,94      168,94 EUR', 250],
+    ])],
+    expected: { vendorName: 'Weingut Berger GmbH', invoiceNumber: 'R-2024-301', invoiceDate: '2024-05-14', dueDate: '2024-05-28', subtotal: 146, tax: 22.94, total: 168.94, currency: 'EUR', lines: [['Riesling trocken', 96], ['Traubensaft', 40], ['Versandkosten', 10]] },
+  },
 ];
