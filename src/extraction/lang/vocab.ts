@@ -7,6 +7,7 @@ import { fr } from './fr.ts';
 import { it } from './it.ts';
 import { nl } from './nl.ts';
 import { pt } from './pt.ts';
+import { canonical, trieRegex, wordStarts } from './phrase-regex.ts';
 import type { ColumnVocabulary, LabelVocabulary, LangCode, LanguageData } from './types.ts';
 
 export const LANGUAGES: readonly LanguageData[] = [en, de, fr, es, it, nl, pt];
@@ -16,6 +17,8 @@ export const LANGUAGES: readonly LanguageData[] = [en, de, fr, es, it, nl, pt];
  * original, so a match can be mapped back to word boxes.
  */
 export function fold(text: string): string {
+  // Plain ASCII folds by lower-casing (most lines); the rest character by character.
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
   let out = '';
   for (const ch of text) {
     const base = ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
@@ -24,28 +27,6 @@ export function fold(text: string): string {
     out += ch.length === 2 ? c + ' ' : c;
   }
   return out;
-}
-
-/** Letters and digits of folded text (accents are gone; a few letters have no base letter). */
-const WORD_CHAR = '[a-z0-9ßøæœðþł]';
-const LETTER = '[a-zßøæœðþł]';
-
-/** Regex source of one phrase (see ./types.ts for the notation), without the boundary before it. */
-export function phraseSource(phrase: string): string {
-  const words = fold(phrase.replace(/^~/, '')).trim().split(/\s+/);
-  // A dot inside a word is required ("p.o." is not "Po"); a final one is optional (below).
-  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, (c) => (c === '.' ? '\\.\\s?' : `\\${c}`));
-  // A word written with a final dot ends there: "n." matches "N." and "N " but not the N of "Name".
-  const word = (w: string) => (w.endsWith('.') ? `${esc(w.slice(0, -1))}(?:\\.|(?!${LETTER}))` : esc(w));
-  // Between words: single spaces and punctuation, never a column gap (three spaces in a line's text).
-  const body = words.map(word).join('(?:\\s?[\\-.:/])*\\s?');
-  const last = words[words.length - 1]!.slice(-1);
-  return /[a-zßøæœðþł]/.test(last) ? `${body}(?!${LETTER})` : body;
-}
-
-/** One regex for a list of phrases; each phrase is a capture group; a match never starts inside a word. */
-export function phrasesRegex(phrases: string[], flags = 'g'): RegExp {
-  return new RegExp(`(?<!${WORD_CHAR})(?:${phrases.map((p) => `(${phraseSource(p)})`).join('|')})`, flags);
 }
 
 export interface PhraseInfo<F extends string> {
@@ -69,13 +50,16 @@ export interface Hit<F extends string> {
 /** Finds, left to right, the longest phrase at each position among all the given fields of all languages. */
 export class PhraseMatcher<F extends string> {
   private readonly re: RegExp;
-  private readonly keys: string[];
-  /** Folded phrase → every field and language it labels. */
+  private readonly memo = new Map<string, Hit<F>[]>();
+  /** Canonical phrase → every field it labels, with the languages that use it. */
   private readonly byKey = new Map<string, { field: F; langs: LangCode[]; weak: boolean }[]>();
 
   constructor(entries: PhraseInfo<F>[]) {
+    const phrases = new Set<string>();
     for (const e of entries) {
-      const k = fold(e.phrase.replace(/^~/, '')).trim();
+      const folded = fold(e.phrase.replace(/^~/, '')).trim();
+      phrases.add(folded);
+      const k = canonical(folded);
       const list = this.byKey.get(k) ?? [];
       const same = list.find((o) => o.field === e.field);
       if (same) {
@@ -84,21 +68,29 @@ export class PhraseMatcher<F extends string> {
       } else list.push({ field: e.field, langs: [e.lang], weak: e.weak });
       this.byKey.set(k, list);
     }
-    // Longest first: the alternation takes the first that matches, so "total ht" beats "total".
-    this.keys = [...this.byKey.keys()].sort((a, b) => b.length - a.length);
-    this.re = phrasesRegex(this.keys);
+    this.re = trieRegex([...phrases], 'y');
   }
 
   /** Every label in a text, left to right; words that label several fields (French "net à payer") give one hit each. */
   find(text: string): Hit<F>[] {
+    const cached = this.memo.get(text);
+    if (cached) return cached;
     const out: Hit<F>[] = [];
-    for (const m of fold(text).matchAll(this.re)) {
-      if (!m[0]) continue;
-      const g = m.findIndex((v, i) => i > 0 && v !== undefined) - 1;
-      const start = m.index;
-      const end = start + m[0].replace(/[\s:]+$/, '').length;
-      for (const info of this.byKey.get(this.keys[g]!)!) out.push({ ...info, start, end });
+    const folded = fold(text);
+    let after = 0;
+    // Tried only where a word starts (sticky regex), not at every character.
+    for (const at of wordStarts(folded)) {
+      if (at < after) continue;
+      this.re.lastIndex = at;
+      const m = this.re.exec(folded);
+      if (!m?.[0]) continue;
+      const end = at + m[0].replace(/[\s:]+$/, '').length;
+      for (const info of this.byKey.get(canonical(m[0])) ?? []) out.push({ ...info, start: at, end });
+      after = at + m[0].length;
     }
+    // Lines repeat across the calls of one document (page headers, then the invoice): remember recent ones.
+    if (this.memo.size > 4000) this.memo.clear();
+    this.memo.set(text, out);
     return out;
   }
 }
@@ -133,5 +125,5 @@ export function columnMatcher(): PhraseMatcher<ColumnKind> {
 
 /** One regex of every phrase in a list, for a yes/no test on folded text (legal forms, countries). */
 export function anyPhrase(phrases: string[]): RegExp {
-  return phrasesRegex([...new Set(phrases.map((p) => fold(p).trim()))].sort((a, b) => b.length - a.length), '');
+  return trieRegex(phrases.map((p) => fold(p).trim()), '');
 }
