@@ -22,7 +22,7 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   const lineTotals = lineItems.map((l) => l.total).filter((t): t is number => t !== null);
   const lineSum = lineTotals.length ? Math.round(lineTotals.reduce((a, b) => a + b, 0) * 100) / 100 : null;
   const t = chooseTotals(doc, lineSum);
-  const currency = detectCurrency(text);
+  const currency = detectCurrency(text, doc.langs);
   const amounts = amountConfidences(t);
   const fieldConfidences = {
     vendorName: vendor.confidence,

@@ -110,6 +110,8 @@ export function pickSeller(doc: InvoiceDoc): Seller {
       if (countryNames().has(k) || CONTACT.test(name) || POSTCODE_CITY.test(name) || STREET.test(name)) continue;
       if (labelsIn(doc, line, r.at, r.at + r.text.length).some((x) => x.field !== 'seller' && x.field !== 'taxId')) continue;
       const form = legalForm().test(fold(name));
+      // A run with digits is a page number, a reference or an address unless a legal form makes it a name.
+      if (/\d/.test(name) && !form) continue;
       if (!form && rel > 0.6 && !footer) continue;
       const why: string[] = [];
       let s = 0;
