@@ -92,8 +92,9 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     line.words.forEach((w, n) => {
       const col = nearest(cols, w.x, w.x + w.width);
       const prev = line.words[n - 1];
-      // A word close after a description word continues the description ("vor Ort" reaching under "Menge").
-      const glued = prev && kinds[n - 1] === 'description' && w.x - (prev.x + prev.width) < w.height * 1.2 && !findAmounts(w.text, dec).length;
+      // A word close after a description word continues it ("vor Ort", "5L") unless it stands under a number column.
+      const inOther = numeric.some((c) => w.x < c.x1 && w.x + w.width > c.x0);
+      const glued = prev && kinds[n - 1] === 'description' && w.x - (prev.x + prev.width) < w.height * 1.2 && !inOther;
       const kind: Kind = glued || (!descCol && w.x + w.width < leftLimit && col?.kind !== 'sku') ? 'description' : (col?.kind ?? 'other');
       kinds.push(kind);
       // Words apart keep a wide gap so "19   573,00" stays two numbers.

@@ -23,7 +23,7 @@ function key(s: string): string {
 }
 
 const POSTCODE_CITY = /(?:^|[\s,])(?:[A-Z]{1,2}[- ]?)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b\d{4}\s?[A-Z]{2}\b|\b[A-Z]{2}\s\d{5}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/u;
-const STREET = /\d+\s*[a-z]?\s*$|^\d+[a-z]?\s|(stra(ss|ß)e|str\.|weg\b|allee|platz|gasse|ring\b|damm\b|rue\b|avenue|av\.|boulevard|bd\b|chemin|place\b|calle|c\/|avda|plaza|paseo|via\b|viale|piazza|corso|straat|laan\b|plein\b|gracht|kade\b|rua\b|avenida|travessa|largo\b|street|st\.|road|rd\.|lane\b|drive\b|suite\b|floor\b|p\.?o\.? box|postfach|apartado|casella postale)/iu;
+const STREET = /\d+\s*[a-z]?\s*$|^\d+[a-z]?\s|(?<![\p{L}])(stra(ss|ß)e|str\.|weg|allee|platz|gasse|ring|damm|rue|avenue|av\.|boulevard|bd|chemin|place|calle|c\/|avda|plaza|paseo|via|viale|piazza|corso|straat|laan|plein|gracht|kade|rua|avenida|travessa|largo|street|st\.|road|rd\.|lane|drive|suite|floor|p\.?o\.? box|postfach|apartado|casella postale)(?![\p{L}])|\p{L}(stra(ss|ß)e|str\.|weg|straat|gasse|allee|laan|gracht)(?![\p{L}])/iu;
 const CONTACT = /@|www\.|https?:|\b(tel|phone|fax|mobil|mobile|e-?mail|telefon|téléphone|tél|teléfono|telefono|telefoon)\b|\+\d{2}\s?\d/iu;
 
 /** Runs of a line that may hold a name: split at wide gaps and at "·", "|", " – " separators. */
@@ -103,12 +103,15 @@ export function pickSeller(doc: InvoiceDoc): Seller {
     const footer = line.page === page1[0]!.page ? rel > 0.8 : true;
     if (line.page !== page1[0]!.page && !footer) continue;
     for (const r of runs(line)) {
-      const name = cutAfterForm(r.text.replace(/^(logo|von|from|de|vendeur|seller|supplier|lieferant)\s*:?\s+/i, '')).replace(/[\s,;:|]+$/, '');
+      const name = cutAfterForm(r.text.replace(/^logo\s+|^(von|from|de|vendeur|seller|supplier|lieferant)\s*:\s*/i, '')).replace(/[\s,;:|]+$/, '');
       const k = key(name);
       const letters = name.replace(/[^\p{L}]/gu, '').length;
       if (letters < 2 || letters / name.length < 0.5 || k.length < 2) continue;
       if (countryNames().has(k) || CONTACT.test(name) || POSTCODE_CITY.test(name) || STREET.test(name)) continue;
       if (labelsIn(doc, line, r.at, r.at + r.text.length).some((x) => x.field !== 'seller' && x.field !== 'taxId')) continue;
+      // Column headers ("Quantity   Price") are no names either (a stray "U." of "S.L.U." does not make one).
+      const inRun = doc.columnHits[line.index]!.filter((c) => !c.weak && c.start >= r.at && c.end <= r.at + r.text.length);
+      if (inRun.reduce((n, c) => n + c.end - c.start, 0) >= r.text.length * 0.5) continue;
       const form = legalForm().test(fold(name));
       // A run with digits is a page number, a reference or an address unless a legal form makes it a name.
       if (/\d/.test(name) && !form) continue;

@@ -21,6 +21,7 @@ export interface Header {
 
 // When the same words name several kinds ("total" is an amount, "tarief" a price or a VAT rate), the first listed wins.
 const PRIORITY: ColumnKind[] = ['description', 'quantity', 'unitPrice', 'amount', 'unit', 'sku', 'vatRate', 'position'];
+const NUMERIC: Kind[] = ['quantity', 'unitPrice', 'amount', 'unit'];
 const SKU_LIKE = /^(item|artikel|article|artigo|articolo|art[ií]culo|code|c[oó]digo|codice)\s*(#|no\.?|nr\.?|number|n[°º])?$/i;
 
 const hasMoney = (line: Line) => findAmounts(line.text).some((a) => a.hasDecimals);
@@ -41,12 +42,19 @@ export function headerColumns(doc: InvoiceDoc, li: number): Column[] {
   // "Item" beside a separate "Description" column holds item codes.
   if (found.filter((f) => f.kind === 'description').length > 1)
     for (const f of found) if (f.kind === 'description' && SKU_LIKE.test(text.slice(f.s, segEnd(f.s)).trim())) f.kind = 'sku';
-  // Several header words in one run of text ("Ligne CODE ARTICLE, NOM & DESIGNATION"): the run is one column,
-  // of the first kind by priority.
+  // Several header words in one run of text: words naming numbers ("Cantidad Precio unitario Total" set close
+  // together) are columns of their own; text words ("Ligne CODE ARTICLE, NOM & DESIGNATION") make one column, of
+  // the first kind by priority.
   const rank = (k: Kind) => (k === 'other' ? PRIORITY.length : PRIORITY.indexOf(k));
-  const kept = found.filter((f) => !found.some((p) => p !== f && segStart(p.s) === segStart(f.s) && (rank(p.kind) < rank(f.kind) || (rank(p.kind) === rank(f.kind) && p.s < f.s))));
+  const numeric = (f: { kind: Kind }) => NUMERIC.includes(f.kind);
+  const sameRun = (a: { s: number }, b: { s: number }) => segStart(a.s) === segStart(b.s);
+  const split = (f: (typeof found)[0]) => numeric(f) && found.some((p) => p !== f && sameRun(p, f) && numeric(p));
+  const kept = found.filter(
+    (f) => split(f) || !found.some((p) => p !== f && sameRun(p, f) && !split(p) && (rank(p.kind) < rank(f.kind) || (rank(p.kind) === rank(f.kind) && p.s < f.s))),
+  );
   return kept.map((f) => {
-    const x = spanX(line, f.s, Math.max(f.e, segEnd(f.s)));
+    const next = kept.find((p) => p.s > f.s && sameRun(p, f));
+    const x = spanX(line, f.s, split(f) ? (next ? next.s - 1 : Math.max(f.e, segEnd(f.s))) : Math.max(f.e, segEnd(f.s)));
     return { kind: f.kind, x0: x.x0, x1: x.x1 };
   });
 }

@@ -32,9 +32,11 @@ function tokens(phrase: string): { tokens: string[]; guard: string } {
   return { tokens: out, guard: isLetter(last) ? `(?!${LETTER})` : '' };
 }
 
+const depth = (node: Node): number => Math.max(0, ...[...node.next.values()].map((c) => 1 + depth(c)));
+
 function source(node: Node): string {
-  // Longer phrases first: the children, then ending here.
-  const alts = [...node.next].map(([t, child]) => t + source(child));
+  // Longer phrases first: the deepest children, then ending here ("s.l.u." before "s.l.").
+  const alts = [...node.next].sort((a, b) => depth(b[1]) - depth(a[1])).map(([t, child]) => t + source(child));
   if (node.end !== null) alts.push(node.end);
   return alts.length === 1 ? alts[0]! : `(?:${alts.join('|')})`;
 }

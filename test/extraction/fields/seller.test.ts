@@ -28,4 +28,10 @@ describe('seller', () => {
   it('skips a buyer block labelled in Italian and takes the letterhead', () => {
     expect(seller(['Spett.le', 'Ristorante Bella Vista S.r.l.', 'Via Verdi 3', '20121 Milano', '', 'Forniture Rossi', 'Via Po 9, 10123 Torino', 'P.IVA 01234567890', '', 'Fattura n. 9'])).toBe('Forniture Rossi');
   });
+
+  it('keeps a name that starts like a label word or holds a street word ("De Tulp", "Catering") and reads S.L.U. whole', () => {
+    expect(seller(['De Tulp B.V.', 'Kerkstraat 8, 1017 GL Amsterdam', '', 'Factuurnummer: 12'])).toBe('De Tulp B.V.');
+    expect(seller(['INVOICE', '', 'Bill To:', 'Harbor Bistro Ltd', '1 Pier Road', '', 'Invoice No: 5', '', '', '', '', 'Castle Catering LLP · 14 Quay Street · London EC1A 1BB'])).toBe('Castle Catering LLP');
+    expect(seller(['Consultores Ruiz S.L.U. · Calle Mayor 15 · 28013 Madrid', 'Bar El Puerto S.L.', 'Paseo Marítimo 4', '03001 Alicante', '', 'Factura nº 7'])).toBe('Consultores Ruiz S.L.U.');
+  });
 });
