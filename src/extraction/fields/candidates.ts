@@ -92,7 +92,11 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
     };
     // Another label in the same place: this is a column of labels, not of values.
     if (doc.hits[j]!.some((h) => !h.weak && inRange(h.start, h.end))) return null;
-    const v = find(next.text).find((f) => inRange(f.index, f.index + f.length));
+    // Read the runs of text under the label (cells of a row), so a finder anchored at its text's start still works.
+    const v = cells(next.text)
+      .filter((c) => inRange(c.at, c.at + c.text.length))
+      .flatMap((c) => find(c.text).map((f) => ({ ...f, index: f.index + c.at })))
+      .find((f) => inRange(f.index, f.index + f.length));
     if (v)
       return {
         value: v.value, score: 0.85 * (j === li + 1 ? 1 : 0.8), line: next, at: v.index, length: v.length,
@@ -100,6 +104,11 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
       };
   }
   return null;
+}
+
+/** Runs of a line's text between column gaps (three spaces or more), with their offsets. */
+export function cells(text: string): { text: string; at: number }[] {
+  return [...text.matchAll(/\S+(?:\s{1,2}\S+)*/g)].map((m) => ({ text: m[0], at: m.index }));
 }
 
 /** One candidate per value: the best placement, with a bonus for each further label that gives the same value. */

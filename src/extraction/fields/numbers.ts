@@ -1,7 +1,7 @@
 // The invoice number: the token right of (or under) an invoice-number label or a title ("Rechnung Nr. 7 vom …"),
 // never a value that an order, customer or tax-id label claims.
 import type { LabelField } from '../lang/vocab.ts';
-import { candidates, merge, type FieldCandidate, type Found } from './candidates.ts';
+import { candidates, cells, merge, type FieldCandidate, type Found } from './candidates.ts';
 import type { InvoiceDoc } from './doc.ts';
 
 // An optional series prefix of capitals before the number (Portuguese "FT 2024/88", "INV 0042").
@@ -19,6 +19,14 @@ export function numberToken(text: string): Found<string>[] {
   return [{ value, index: m.index! + m[0].length - m[1]!.length, length: value.length, plain: value.length < 2 }];
 }
 
+/** A generic label opens a cell ("Nr.: 12") or closes one, its value in the next ("Affacturée N°   UC1_20"). */
+const labelLike = (c: FieldCandidate<string>) =>
+  cells(c.labelText).some((x) => x.at === c.labelStart || (c.labelStart > x.at && /^[\s:.#]*$/.test(c.labelText.slice(c.labelStart, x.at + x.text.length).replace(/^\S+/, ''))));
+
+/** The generic label follows a title on its line ("Facture N° 12"). */
+const titleBefore = (doc: InvoiceDoc, c: FieldCandidate<string>) =>
+  doc.hits[c.line.index]!.some((h) => h.field === 'invoiceTitle' && h.end <= c.labelStart && c.labelStart - h.end <= 2);
+
 const DISTRACTORS: LabelField[] = ['orderNumber', 'customerNumber', 'taxId', 'relatedInvoice'];
 
 /** The invoice number (best candidate), or null. */
@@ -28,7 +36,10 @@ export function invoiceNumber(doc: InvoiceDoc): FieldCandidate<string> | null {
 
 /** Invoice-number candidates, best first (one per value, positive scores only). */
 export function numberCandidates(doc: InvoiceDoc): FieldCandidate<string>[] {
-  const cands = candidates(doc, ['invoiceNumber', 'invoiceTitle'], numberToken);
+  // A generic label ("Nr.", "n.º") counts only where a label stands: opening a cell, not inside "Rua Augusta, n.º 57".
+  const cands = candidates(doc, ['invoiceNumber', 'invoiceTitle'], numberToken).filter(
+    (c) => !c.weak || c.field !== 'invoiceNumber' || labelLike(c) || titleBefore(doc, c),
+  );
   const claimed = new Set(candidates(doc, DISTRACTORS, numberToken).filter((c) => !c.weak).map((c) => c.value));
   const firstPage = doc.lines[0]?.page;
   for (const c of cands) {

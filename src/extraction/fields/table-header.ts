@@ -5,7 +5,7 @@ import type { InvoiceDoc } from './doc.ts';
 import { spanX, type Line } from './layout.ts';
 
 /** Column kinds a row is read into; VAT rate and position columns only keep their values out of the others. */
-export type Kind = Exclude<ColumnKind, 'vatRate' | 'position'> | 'other';
+export type Kind = Exclude<ColumnKind, 'vatRate' | 'position' | 'discount'> | 'other';
 
 export interface Column {
   kind: Kind;
@@ -20,7 +20,7 @@ export interface Header {
 }
 
 // When the same words name several kinds ("total" is an amount, "tarief" a price or a VAT rate), the first listed wins.
-const PRIORITY: ColumnKind[] = ['description', 'quantity', 'unitPrice', 'amount', 'unit', 'sku', 'vatRate', 'position'];
+const PRIORITY: ColumnKind[] = ['description', 'quantity', 'unitPrice', 'amount', 'unit', 'sku', 'discount', 'vatRate', 'position'];
 const NUMERIC: Kind[] = ['quantity', 'unitPrice', 'amount', 'unit'];
 const SKU_LIKE = /^(item|artikel|article|artigo|articolo|art[ií]culo|code|c[oó]digo|codice)\s*(#|no\.?|nr\.?|number|n[°º])?$/i;
 
@@ -35,7 +35,7 @@ export function headerColumns(doc: InvoiceDoc, li: number): Column[] {
     const same = doc.columnHits[li]!.filter((o) => o.start === h.start);
     const kind = PRIORITY.find((k) => same.some((o) => o.field === k))!;
     if (found.some((f) => f.s === h.start)) continue;
-    found.push({ kind: kind === 'vatRate' || kind === 'position' ? 'other' : kind, s: h.start, e: h.end, words: text.slice(h.start, h.end) });
+    found.push({ kind: kind === 'vatRate' || kind === 'position' || kind === 'discount' ? 'other' : kind, s: h.start, e: h.end, words: text.slice(h.start, h.end) });
   }
   const segStart = (i: number) => text.lastIndexOf('   ', i);
   const segEnd = (i: number) => (text.indexOf('   ', i) < 0 ? text.length : text.indexOf('   ', i));

@@ -51,6 +51,8 @@ export interface ColumnVocabulary {
   amount: string[];
   sku: string[];
   vatRate: string[];
+  /** A line discount (a rate or an amount): kept apart from the price and amount columns. */
+  discount: string[];
   position: string[];
 }
 
