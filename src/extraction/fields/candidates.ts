@@ -41,6 +41,8 @@ export interface CandidateOptions {
   below?: boolean;
   /** Lines below a label to look at (default 3). */
   depth?: number;
+  /** Labels that end a value run (default: every strong label); a date run is not cut by "te voldoen". */
+  stopAt?: readonly LabelField[];
   /** Label lines that must not look below (a line-table header's "Total" column is no total). */
   noBelow?: (lineIndex: number) => boolean;
 }
@@ -53,7 +55,7 @@ export function candidates<T>(doc: InvoiceDoc, fields: readonly LabelField[], fi
     hits.forEach((hit, k) => {
       if (!fields.includes(hit.field)) return;
       const w = labelWeight(doc, hit);
-      const next = hits.slice(k + 1).find((h) => h.start >= hit.end && ends(h));
+      const next = hits.slice(k + 1).find((h) => h.start >= hit.end && ends(h) && (!opts.stopAt || opts.stopAt.includes(h.field)));
       const segEnd = next ? next.start : line.text.length;
       const seg = line.text.slice(hit.end, segEnd);
       const vals = find(seg);

@@ -5,6 +5,7 @@ import type { LabelField } from '../lang/vocab.ts';
 import { candidates, merge, type FieldCandidate, type Finder } from './candidates.ts';
 import { findDates } from './dates.ts';
 import type { InvoiceDoc } from './doc.ts';
+import { paymentLines } from './payment-terms.ts';
 
 const DISTRACTOR: LabelField[] = ['deliveryDate', 'orderNumber', 'customerNumber', 'relatedInvoice'];
 const FIELDS: LabelField[] = ['invoiceDate', 'dueDate', 'invoiceNumber', 'invoiceTitle', ...DISTRACTOR];
@@ -28,7 +29,7 @@ function owner(doc: InvoiceDoc, c: FieldCandidate<string>): LabelField {
 
 export function invoiceDates(doc: InvoiceDoc): InvoiceDates {
   const find: Finder<string> = (text) => findDates(text, { dayFirst: doc.dayFirst }).map((d) => ({ value: d.iso, index: d.index, length: d.length }));
-  const all = candidates(doc, FIELDS, find).map((c) => ({ ...c, field: owner(doc, c) }));
+  const all = candidates(doc, FIELDS, find, { stopAt: [...FIELDS, 'taxId'] }).map((c) => ({ ...c, field: owner(doc, c) }));
   const of = (fields: LabelField[], factor = 1) =>
     all.filter((c) => fields.includes(c.field)).map((c) => ({ ...c, score: c.score * factor }));
   // A printed date that a distractor label claims ("Période du 01/01 au 31/01") is not the invoice date there,
@@ -45,7 +46,7 @@ export function invoiceDates(doc: InvoiceDoc): InvoiceDates {
   const inv = merge(raw.filter((c) => c.score > 0));
   const free = firstFreeDate(doc, find, new Set(of([...DISTRACTOR, 'dueDate']).map((c) => c.value)));
   if (free && !inv.some((c) => c.value === free.value)) inv.push(free);
-  const due = merge(of(['dueDate']));
+  const due = merge([...of(['dueDate']), ...paymentDates(doc, find, new Set(raw.map(where)))]);
   let best: InvoiceDates = { invoice: null, due: null, margin: 0, dueMargin: 0 };
   let bestScore = -Infinity;
   const byInvoice = new Map<string | null, number>();
@@ -62,6 +63,17 @@ export function invoiceDates(doc: InvoiceDoc): InvoiceDates {
     }
   const rival = (by: Map<string | null, number>, mine: string | null) => Math.max(0, ...[...by.entries()].filter(([k]) => k !== mine).map(([, v]) => v));
   return { ...best, margin: bestScore - rival(byInvoice, best.invoice?.value ?? null), dueMargin: bestScore - rival(byDue, best.due?.value ?? null) };
+}
+
+/** A date in a sentence about paying, with no label of its own: weak due-date evidence. */
+function paymentDates(doc: InvoiceDoc, find: Finder<string>, taken: Set<string>): FieldCandidate<string>[] {
+  return paymentLines(doc).flatMap((i) => {
+    const line = doc.lines[i]!;
+    if (doc.hits[i]!.some((h) => !h.weak && DISTRACTOR.concat('invoiceDate', 'dueDate').includes(h.field))) return [];
+    return find(line.text)
+      .filter((d) => !taken.has(`${i}:${d.index}`))
+      .map((d) => ({ value: d.value, field: 'dueDate' as const, score: 1, line, at: d.index, length: d.length, ocr: line.confidence, via: 'free' as const, weak: true, labelText: line.text, labelStart: 0 }));
+  });
 }
 
 /** Fallback: the first date in the upper half of the first page that no other label claims. */

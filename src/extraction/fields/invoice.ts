@@ -6,6 +6,7 @@ import { readDoc } from './doc.ts';
 import { invoiceDates } from './invoice-dates.ts';
 import { extractLineItems } from './line-items.ts';
 import { numberCandidates } from './numbers.ts';
+import { addDays, paymentTermDays } from './payment-terms.ts';
 import { splitInvoicePages } from './split.ts';
 import { chooseTotals } from './totals.ts';
 import { pickSeller } from './seller.ts';
@@ -18,6 +19,9 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   const numbers = numberCandidates(doc);
   const number = numbers[0] ?? null;
   const dates = invoiceDates(doc);
+  // No due date printed: payment terms in words give one from the invoice date.
+  const terms = !dates.due && dates.invoice ? paymentTermDays(doc) : null;
+  const termDue = terms && dates.invoice ? addDays(dates.invoice.value, terms.days) : null;
   const lineItems = extractLineItems(doc);
   const lineTotals = lineItems.map((l) => l.total).filter((t): t is number => t !== null);
   const lineSum = lineTotals.length ? Math.round(lineTotals.reduce((a, b) => a + b, 0) * 100) / 100 : null;
@@ -28,7 +32,7 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
     vendorName: vendor.confidence,
     invoiceNumber: rankedConfidence(numbers),
     invoiceDate: labelledConfidence(dates.invoice, dates.margin),
-    dueDate: labelledConfidence(dates.due, dates.dueMargin),
+    dueDate: termDue ? Math.min(75, labelledConfidence(dates.invoice, dates.margin)) : labelledConfidence(dates.due, dates.dueMargin),
     subtotal: amounts.subtotal,
     tax: amounts.tax,
     total: amounts.total,
@@ -41,7 +45,7 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
     vendorName: vendor.name,
     invoiceNumber: number?.value ?? null,
     invoiceDate: dates.invoice?.value ?? null,
-    dueDate: dates.due?.value ?? null,
+    dueDate: dates.due?.value ?? termDue,
     subtotal: t.subtotal?.value ?? null,
     tax: t.tax?.value ?? null,
     total: t.total?.value ?? null,

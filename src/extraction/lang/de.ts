@@ -39,6 +39,11 @@ export const de: LanguageData = {
     discount: ['rabatt', 'rab. %', 'rabatt %', 'nachlass'],
     position: ['pos.', 'pos', 'position', 'nr.', 'lfd. nr.'],
   },
+  paymentTerms: {
+    days: ['tage', 'tagen', 'tg.', 'kalendertage', 'kalendertagen'],
+    context: ['zahlbar', 'zahlung', 'zahlungsziel', 'zahlungsbedingungen', 'netto', 'fällig', 'innerhalb', 'rechnungsbetrag', 'bezahlen', 'überweisen'],
+    discount: ['skonto'],
+  },
   dateWords: ['vom', 'am', 'den', 'datum'],
   months: [
     ['januar', 'jänner', 'jan', 'jän'], ['februar', 'feber', 'feb'], ['märz', 'maerz', 'mär', 'mrz'], ['april', 'apr'], ['mai'], ['juni', 'jun'],

@@ -39,6 +39,11 @@ export const en: LanguageData = {
     discount: ['disc.', 'discount', 'disc %', 'disc. %', 'discount %'],
     position: ['pos.', 'line', '#', 'no.'],
   },
+  paymentTerms: {
+    days: ['days', 'day', 'calendar days'],
+    context: ['pay', 'payable', 'payment', 'paid', 'due', 'terms', 'net', 'within'],
+    discount: ['discount', 'early payment'],
+  },
   dateWords: ['dated', 'of', 'on', 'from'],
   months: [
     ['january', 'jan'], ['february', 'feb'], ['march', 'mar'], ['april', 'apr'], ['may'], ['june', 'jun'],

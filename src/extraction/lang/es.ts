@@ -39,6 +39,11 @@ export const es: LanguageData = {
     discount: ['dto.', 'dto. %', 'descuento', 'desc.'],
     position: ['línea', 'nº', 'pos.', 'lín.', 'línea'],
   },
+  paymentTerms: {
+    days: ['días', 'dias', 'día', 'd'],
+    context: ['pago', 'pagadero', 'vencimiento', 'plazo', 'pagar', 'neto'],
+    discount: ['descuento', 'pronto pago'],
+  },
   dateWords: ['del', 'de fecha', 'el', 'a'],
   months: [
     ['enero', 'ene'], ['febrero', 'feb'], ['marzo', 'mar'], ['abril', 'abr'], ['mayo', 'may'], ['junio', 'jun'],

@@ -39,6 +39,11 @@ export const fr: LanguageData = {
     discount: ['remise', 'rem. %', 'remise %'],
     position: ['ligne', 'n°', 'pos.'],
   },
+  paymentTerms: {
+    days: ['jours', 'jour', 'j'],
+    context: ['payable', 'paiement', 'règlement', 'régler', 'échéance', 'net', 'sous', 'à'],
+    discount: ['escompte'],
+  },
   dateWords: ['du', 'le', 'en date du'],
   months: [
     ['janvier', 'janv', 'jan'], ['février', 'févr', 'fév', 'fev'], ['mars', 'mar'], ['avril', 'avr'], ['mai'], ['juin'],

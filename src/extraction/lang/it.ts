@@ -39,6 +39,11 @@ export const it: LanguageData = {
     discount: ['sconto', 'sc. %', 'sconto %'],
     position: ['riga', 'n.', 'pos.'],
   },
+  paymentTerms: {
+    days: ['giorni', 'gg', 'gg.'],
+    context: ['pagamento', 'pagabile', 'scadenza', 'entro', 'netto', 'pagare'],
+    discount: ['sconto'],
+  },
   dateWords: ['del', 'in data', 'il'],
   months: [
     ['gennaio', 'gen'], ['febbraio', 'feb'], ['marzo', 'mar'], ['aprile', 'apr'], ['maggio', 'mag'], ['giugno', 'giu'],

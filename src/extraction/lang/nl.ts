@@ -39,6 +39,11 @@ export const nl: LanguageData = {
     discount: ['korting', 'korting %', 'kort.'],
     position: ['regel', 'nr.', 'pos.'],
   },
+  paymentTerms: {
+    days: ['dagen', 'dag', 'dgn'],
+    context: ['betaling', 'betalen', 'betalingstermijn', 'binnen', 'netto', 'vervaldag', 'voldoen', 'overmaken'],
+    discount: ['korting', 'kredietbeperking'],
+  },
   dateWords: ['van', 'd.d.', 'op', 'dd'],
   months: [
     ['januari', 'jan'], ['februari', 'feb'], ['maart', 'mrt', 'mar'], ['april', 'apr'], ['mei'], ['juni', 'jun'],

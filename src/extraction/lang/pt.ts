@@ -39,6 +39,11 @@ export const pt: LanguageData = {
     discount: ['desc.', 'desconto', 'desc. %'],
     position: ['linha', 'n.º', 'pos.', 'item'],
   },
+  paymentTerms: {
+    days: ['dias', 'dia'],
+    context: ['pagamento', 'vencimento', 'prazo', 'pagar', 'pagável', 'líquido'],
+    discount: ['desconto'],
+  },
   dateWords: ['de', 'em', 'datada de'],
   months: [
     ['janeiro', 'jan'], ['fevereiro', 'fev'], ['março', 'marco', 'mar'], ['abril', 'abr'], ['maio', 'mai'], ['junho', 'jun'],

@@ -68,6 +68,15 @@ export interface LanguageData {
   invoiceTitle: string[];
   labels: LabelVocabulary;
   columns: ColumnVocabulary;
+  /** Payment terms ("30 Tage netto", "à 30 jours", "within 14 days"): the due date is the invoice date + N days. */
+  paymentTerms: {
+    /** The unit after the number of days. */
+    days: string[];
+    /** Words that make a line about paying. */
+    context: string[];
+    /** Words of an early-payment discount, whose days are not the due date. */
+    discount: string[];
+  };
   /** Words that introduce a date after another label: "vom", "du", "dated", "del". */
   dateWords: string[];
   /** Twelve lists of month names and abbreviations, January first. */
