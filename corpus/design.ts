@@ -58,7 +58,9 @@ export function pickDesign(rng: Rng, t: InvoiceTruth): Design {
   const narrow = NARROW.has(family);
   const us = t.country.code === 'US';
   const page = narrow ? { width: rng.pick([226.77, 226.77, 164.41]), height: 2000 } : us || (t.language === 'en' && rng.chance(0.2)) ? { width: 612, height: 792 } : { width: 595.28, height: 841.89 };
-  const face = fontFace(narrow && rng.chance(0.7) ? rng.pick(MONO_SLOTS) : rng.int(0, FONT_SLOTS - 1));
+  // Till receipts mostly print in a fixed-pitch face; invoices seldom do.
+  const proportional = Array.from({ length: FONT_SLOTS }, (_, i) => i).filter((i) => !MONO_SLOTS.includes(i));
+  const face = fontFace(rng.chance(narrow ? 0.7 : 0.08) ? rng.pick(MONO_SLOTS) : rng.pick(proportional));
   const header: HeaderStyle =
     family === 'label-left' ? 'label-left' : family === 'label-above' ? 'label-above' : family === 'two-column-header' ? 'two-column' : family === 'title-line' ? 'title-line'
       : rng.pick(['label-left', 'label-left', 'label-above', 'two-column', 'title-line'] as const);

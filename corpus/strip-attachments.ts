@@ -85,11 +85,11 @@ export async function stripAttachments(input: Uint8Array): Promise<StripResult> 
 /** The words pdf.js reads on every page (text and position), and the number of attachments it finds. */
 async function readBack(bytes: Uint8Array): Promise<{ words: string[]; attachments: number }> {
   const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, verbosity: 0 });
+  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0 });
   const doc = await task.promise;
   const attachments = Object.keys((await doc.getAttachments()) ?? {}).length;
   await task.destroy();
-  const pdf = await openPdf(bytes.slice());
+  const pdf = await openPdf(new Uint8Array(bytes));
   const words: string[] = [];
   try {
     for (let p = 1; p <= pdf.numPages; p++) for (const w of (await pdf.readTextPage(p)).words) words.push(`${p}:${w.text}@${w.x.toFixed(1)},${w.y.toFixed(1)}`);

@@ -132,7 +132,7 @@ export interface TruthOptions {
 export function makeTruth(rng: Rng, o: TruthOptions): InvoiceTruth {
   const { locale, layout } = o;
   const narrow = NARROW.has(layout);
-  const country = rng.pick(locale.countries);
+  const country = rng.weighted(locale.countries.map((c) => [c, c.weight ?? 1] as const));
   const seller = makeParty(rng, locale, country, 'seller');
   const buyer = makeParty(rng, locale, rng.chance(0.9) ? country : rng.pick(locale.countries), 'buyer');
   const date: Day = { y: rng.int(2019, 2026), m: rng.int(1, 12), d: rng.int(1, 28) };

@@ -8,16 +8,19 @@ export const de: Locale = {
   language: 'de',
   countries: [
     country('DE', {
+      weight: 6,
       name: 'Deutschland', legalForms: ['GmbH', 'AG', 'GmbH & Co. KG', 'KG', 'e.K.', 'UG (haftungsbeschränkt)', 'OHG'], taxNames: ['MwSt.', 'USt.', 'Umsatzsteuer', 'MwSt'],
       cities: ['München', 'Hamburg', 'Köln', 'Frankfurt am Main', 'Leipzig', 'Stuttgart', 'Nürnberg', 'Düsseldorf', 'Freiburg im Breisgau', 'Bremen'],
       numberStyles: ['dot-comma', 'dot-comma', 'plain-comma'], negativeStyles: ['leading', 'trailing'], dateStyles: ['dmy-dot', 'dmy-dot', 'dmy-dot-short', 'text', 'dmy-dot-yy', 'iso'],
     }),
     country('AT', {
+      weight: 2,
       name: 'Österreich', legalForms: ['GmbH', 'AG', 'OG', 'KG', 'e.U.'], taxNames: ['USt.', 'MwSt.'],
       cities: ['Wien', 'Graz', 'Linz', 'Salzburg', 'Innsbruck', 'Klagenfurt'],
       numberStyles: ['dot-comma', 'space-comma'], negativeStyles: ['leading', 'trailing'], dateStyles: ['dmy-dot', 'text', 'dmy-dot-short'],
     }),
     country('CH', {
+      weight: 2,
       name: 'Schweiz', legalForms: ['AG', 'GmbH', 'Genossenschaft'], taxNames: ['MWST', 'MwSt.'],
       cities: ['Zürich', 'Bern', 'Basel', 'Luzern', 'St. Gallen', 'Winterthur'],
       numberStyles: ['apos-dot', 'apos-dot', 'space-dot'], negativeStyles: ['leading'], dateStyles: ['dmy-dot', 'text', 'dmy-dot-short'],

@@ -8,17 +8,20 @@ export const en: Locale = {
   language: 'en',
   countries: [
     country('US', {
+      weight: 4.5,
       name: 'USA', monthFirst: true, legalForms: ['Inc.', 'LLC', 'Corp.', 'Co.', 'L.L.C.', 'Inc'], taxNames: ['Sales Tax', 'Tax'],
       cities: ['Austin, TX', 'Portland, OR', 'Columbus, OH', 'Denver, CO', 'Raleigh, NC', 'Madison, WI', 'Boston, MA', 'Chicago, IL', 'Sacramento, CA'],
       numberStyles: ['comma-dot'], negativeStyles: ['leading', 'parens'], dateStyles: ['mdy-slash', 'text', 'text-short', 'iso'],
       vatIdLabels: ['Tax ID', 'EIN', 'Federal Tax ID'],
     }),
     country('GB', {
+      weight: 4,
       name: 'United Kingdom', legalForms: ['Ltd', 'Limited', 'PLC', 'LLP', 'Ltd.'], taxNames: ['VAT'],
       cities: ['London', 'Manchester', 'Leeds', 'Bristol', 'Glasgow', 'Birmingham', 'Norwich', 'Cardiff'],
       numberStyles: ['comma-dot'], negativeStyles: ['leading', 'parens'], dateStyles: ['dmy-slash', 'text', 'text-short', 'iso'],
     }),
     country('IE', {
+      weight: 1.5,
       name: 'Ireland', legalForms: ['Ltd', 'Limited', 'DAC', 'Teoranta'], taxNames: ['VAT'],
       cities: ['Dublin 2', 'Cork', 'Galway', 'Limerick', 'Waterford'],
       numberStyles: ['comma-dot'], negativeStyles: ['leading'], dateStyles: ['dmy-slash', 'text', 'dmy-dash'],

@@ -6,16 +6,19 @@ export const fr: Locale = {
   language: 'fr',
   countries: [
     country('FR', {
+      weight: 6.5,
       name: 'France', legalForms: ['SARL', 'SAS', 'SA', 'EURL', 'SASU', 'SNC'], taxNames: ['TVA'],
       cities: ['Paris', 'Lyon', 'Marseille', 'Toulouse', 'Nantes', 'Bordeaux', 'Lille', 'Strasbourg', 'Rennes', 'Montpellier'],
       numberStyles: ['space-comma', 'nbsp-comma', 'dot-comma', 'plain-comma'], negativeStyles: ['leading'], dateStyles: ['dmy-slash', 'dmy-slash', 'text', 'dmy-dash', 'iso'],
     }),
     country('BE', {
+      weight: 2,
       name: 'Belgique', legalForms: ['SRL', 'SA', 'SPRL', 'SC', 'SCRL'], taxNames: ['TVA'],
       cities: ['Bruxelles', 'Liège', 'Namur', 'Charleroi', 'Mons', 'Wavre'],
       numberStyles: ['dot-comma', 'space-comma'], negativeStyles: ['leading'], dateStyles: ['dmy-slash', 'text', 'dmy-dot'],
     }),
     country('CH', {
+      weight: 1.5,
       name: 'Suisse', legalForms: ['SA', 'Sàrl'], taxNames: ['TVA'],
       cities: ['Genève', 'Lausanne', 'Neuchâtel', 'Fribourg', 'Sion'],
       numberStyles: ['apos-dot', 'space-dot'], negativeStyles: ['leading'], dateStyles: ['dmy-dot', 'text', 'dmy-slash'],

@@ -6,11 +6,13 @@ export const it: Locale = {
   language: 'it',
   countries: [
     country('IT', {
+      weight: 8.5,
       name: 'Italia', legalForms: ['S.r.l.', 'S.p.A.', 'S.n.c.', 'S.a.s.', 'Srl', 'S.r.l.s.'], taxNames: ['IVA'],
       cities: ['Milano', 'Roma', 'Torino', 'Bologna', 'Firenze', 'Napoli', 'Verona', 'Genova', 'Padova', 'Bari'],
       numberStyles: ['dot-comma', 'dot-comma', 'plain-comma'], negativeStyles: ['leading'], dateStyles: ['dmy-slash', 'dmy-slash', 'text', 'dmy-dash', 'dmy-dot'],
     }),
     country('CH', {
+      weight: 1.5,
       name: 'Svizzera', legalForms: ['SA', 'Sagl'], taxNames: ['IVA'],
       cities: ['Lugano', 'Bellinzona', 'Locarno', 'Mendrisio'],
       numberStyles: ['apos-dot'], negativeStyles: ['leading'], dateStyles: ['dmy-dot', 'text', 'dmy-slash'],

@@ -8,11 +8,13 @@ export const nl: Locale = {
   language: 'nl',
   countries: [
     country('NL', {
+      weight: 6.5,
       name: 'Nederland', legalForms: ['B.V.', 'N.V.', 'V.O.F.', 'BV', 'Holding B.V.'], taxNames: ['BTW', 'btw'],
       cities: ['Amsterdam', 'Rotterdam', 'Utrecht', 'Den Haag', 'Eindhoven', 'Groningen', 'Tilburg', 'Breda', 'Zwolle', 'Haarlem'],
       numberStyles: ['dot-comma', 'dot-comma', 'plain-comma'], negativeStyles: ['leading'], dateStyles: ['dmy-dash', 'dmy-dash', 'text', 'dmy-slash', 'iso'],
     }),
     country('BE', {
+      weight: 3.5,
       name: 'België', legalForms: ['BV', 'NV', 'CommV', 'CV', 'BVBA'], taxNames: ['BTW', 'btw'],
       cities: ['Antwerpen', 'Gent', 'Brugge', 'Leuven', 'Hasselt', 'Mechelen'],
       numberStyles: ['dot-comma', 'space-comma'], negativeStyles: ['leading'], dateStyles: ['dmy-slash', 'text', 'dmy-dot'],

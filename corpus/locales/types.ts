@@ -47,6 +47,8 @@ export interface Country {
   taxNames: readonly string[];
   /** Domain suffix for e-mail and web addresses. */
   tld: string;
+  /** How often this country's invoices come up among the language's (default 1). */
+  weight?: number;
   /** Labels of the seller's tax id where the language's own do not fit (United States: "Tax ID", "EIN"). */
   vatIdLabels?: readonly string[];
 }
