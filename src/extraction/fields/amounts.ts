@@ -21,8 +21,10 @@ export function fixOcrDigits(s: string): string {
     .replace(/(?<=\d[.,]?)S(?=\d)|(?<![A-Za-z])S(?=\d[.,]\d)/g, '5');
 }
 
-const CUR = '(?:RM|EUR|USD|GBP|CHF|MYR|€|\\$|£)';
-const NUM = "(\\d{1,3}(?:(?:[.,'\\u00a0\\u202f]|\\s(?=\\d{3}[.,]\\d{2}(?!\\d)))\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
+// Codes and symbols written before or after an amount (consumed so they do not split it from its sign).
+const CUR = '(?:RM|EUR|USD|GBP|CHF|MYR|SEK|NOK|DKK|PLN|CZK|CAD|AUD|NZD|SGD|BRL|MXN|R\\$|US\\$|€|\\$|£)';
+// Thousands: "." "," "'" "’" or a (thin, no-break) space before exactly three digits.
+const NUM = "(\\d{1,3}(?:(?:[.,'\\u2019\\u00a0\\u202f]|\\s(?=\\d{3}[.,]\\d{2}(?!\\d)))\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
 const AMOUNT_RE = new RegExp(
   `(?<![\\w.,/-])(-\\s?)?(\\()?(?:(${CUR})\\s?)?(-\\s?)?${NUM}(?![\\d%]|[.,]\\d|\\s?%)(\\))?(-(?!\\d))?(?:\\s?(${CUR}))?`,
   'g',
@@ -30,7 +32,7 @@ const AMOUNT_RE = new RegExp(
 
 /** Parses the digits of an amount given the document's decimal separator (guessed when absent). */
 export function parseNumber(raw: string, dec?: DecimalSeparator): number | null {
-  const s = raw.replace(/[\s'\u00a0\u202f]/g, '');
+  const s = raw.replace(/[\s'\u2019\u00a0\u202f]/g, '');
   if (!/^\d[\d.,]*$/.test(s)) return null;
   const lastDot = s.lastIndexOf('.');
   const lastComma = s.lastIndexOf(',');
@@ -77,11 +79,14 @@ export function findAmounts(text: string, dec?: DecimalSeparator): AmountMatch[]
   return out;
 }
 
-/** Which separator marks decimals in this document: the one followed by exactly two digits at the end of numbers. */
-export function detectDecimalSeparator(text: string): DecimalSeparator | undefined {
+/**
+ * Which separator marks decimals in this document: the one followed by exactly two digits at the end of numbers;
+ * `fallback` (the language's habit) when the numbers do not tell.
+ */
+export function detectDecimalSeparator(text: string, fallback?: DecimalSeparator): DecimalSeparator | undefined {
   const masked = maskDates(text);
   const comma = masked.match(/\d,\d{2}(?!\d)/g)?.length ?? 0;
   const dot = masked.match(/\d\.\d{2}(?!\d)/g)?.length ?? 0;
-  if (comma === dot) return undefined;
+  if (comma === dot) return fallback;
   return comma > dot ? ',' : '.';
 }

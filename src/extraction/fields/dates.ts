@@ -1,4 +1,6 @@
 // Dates in any common notation → ISO yyyy-mm-dd; day/month order decided per document.
+import type { LangCode } from '../lang/types.ts';
+import { fold, LANGUAGES } from '../lang/vocab.ts';
 
 export interface DateMatch {
   iso: string;
@@ -15,29 +17,25 @@ export interface DateHints {
 
 export const stripAccents = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
-// Accent-stripped, lower-case prefixes → month. Longer forms first so the regex prefers them.
-const MONTHS: [string, number][] = [
-  ['january', 1], ['janvier', 1], ['januar', 1], ['januari', 1], ['janvaris', 1], ['jan', 1], ['janv', 1], ['jän', 1],
-  ['february', 2], ['fevrier', 2], ['februar', 2], ['februari', 2], ['februaris', 2], ['feb', 2], ['fev', 2], ['fevr', 2], ['febr', 2],
-  ['march', 3], ['mars', 3], ['marz', 3], ['maerz', 3], ['marts', 3], ['mac', 3], ['mar', 3],
-  ['april', 4], ['avril', 4], ['aprilis', 4], ['apr', 4], ['avr', 4],
-  ['may', 5], ['mai', 5], ['maijs', 5], ['mei', 5],
-  ['june', 6], ['juin', 6], ['juni', 6], ['junijs', 6], ['jun', 6],
-  ['july', 7], ['juillet', 7], ['juli', 7], ['julai', 7], ['julijs', 7], ['jul', 7], ['juil', 7],
-  ['august', 8], ['aout', 8], ['ogos', 8], ['augusts', 8], ['aug', 8],
-  ['september', 9], ['septembre', 9], ['septembris', 9], ['sept', 9], ['sep', 9],
-  ['october', 10], ['octobre', 10], ['oktober', 10], ['oktobris', 10], ['oct', 10], ['okt', 10],
-  ['november', 11], ['novembre', 11], ['novembris', 11], ['nov', 11],
-  ['december', 12], ['decembre', 12], ['dezember', 12], ['disember', 12], ['decembris', 12], ['dec', 12], ['dez', 12], ['dis', 12],
+// Month names of every language file, plus those seen on receipts in languages we do not read invoices in
+// (Latvian, Malay). Folded (lower-case, no accents); each name means one month in every language (a test checks).
+const RECEIPT_MONTHS: string[][] = [
+  ['janvaris'], ['februaris'], ['marts'], ['aprilis'], ['maijs'], ['junijs'],
+  ['julijs', 'julai'], ['augusts', 'ogos'], ['septembris'], ['oktobris'], ['novembris'], ['decembris', 'disember', 'dis'],
 ];
-const MONTH_MAP = new Map(MONTHS);
-const MONTH_ALT = [...new Set(MONTHS.map(([m]) => m))].sort((a, b) => b.length - a.length).join('|');
+const MONTH_MAP = new Map<string, number>();
+for (const months of [...LANGUAGES.map((l) => l.months), RECEIPT_MONTHS])
+  months.forEach((names, i) => names.forEach((n) => MONTH_MAP.set(fold(n).replace(/\.$/, ''), i + 1)));
+// Longest first so the alternation prefers "juillet" to "juil"; a name must end there ("main" is not "mai").
+const MONTH_ALT = `(?:${[...MONTH_MAP.keys()].sort((a, b) => b.length - a.length).join('|')})(?![a-z])`;
 
 const Y4 = '((?:19|20)\\d{2})';
 const RE_YMD = new RegExp(`(?<![\\d.])${Y4}\\s?[-./]\\s?(\\d{1,2})\\s?[-./]\\s?(\\d{1,2})(?![\\d])`, 'g');
 const RE_NUM = /(?<![\d.,])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?(?:\2|(?<=\.\s?\d{1,2}\s?),)\s?(\d{4}|\d{2})(?![\d]|[.,]\d)/g;
-const RE_DMY_TEXT = new RegExp(`(?<![\\d])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s/-]*(?:de\\s+)?(${MONTH_ALT})[a-z]*\\.?[\\s,/-]*('?\\d{4}|\\d{2})(?![\\d])`, 'g');
-const RE_MDY_TEXT = new RegExp(`\\b(${MONTH_ALT})[a-z]*\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?,?\\s*(\\d{4})(?![\\d])`, 'g');
+// "5 juin 2018", "5. März 2018", "5 de junio de 2018", "1er mars 2018", "05-MAR-2024".
+const RE_DMY_TEXT = new RegExp(`(?<![\\d])(\\d{1,2})(?:st|nd|rd|th|er|o|º|°)?\\.?[\\s/-]*(?:de\\s+|di\\s+)?(${MONTH_ALT})\\.?[\\s,/-]*(?:de\\s+|del\\s+)?('?\\d{4}|\\d{2})(?![\\d])`, 'g');
+// "March 5, 2024", "June 5th 2018".
+const RE_MDY_TEXT = new RegExp(`(?<![a-z])(${MONTH_ALT})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?,?\\s*(\\d{4})(?![\\d])`, 'g');
 
 function valid(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1970 || y > 2099) return false;
@@ -53,18 +51,18 @@ const iso = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '
 /** Every date found in a text, in order of position. */
 export function findDates(text: string, hints: DateHints = {}): DateMatch[] {
   const out: DateMatch[] = [];
-  const norm = stripAccents(text).toLowerCase();
+  const norm = fold(text);
   const taken = (i: number, len: number) => out.some((m) => i < m.index + m.length && m.index < i + len);
   const push = (index: number, length: number, y: number, m: number, d: number, ambiguous: boolean) => {
     if (valid(y, m, d) && !taken(index, length)) out.push({ iso: iso(y, m, d), index, length, ambiguous });
   };
   for (const m of norm.matchAll(RE_YMD)) push(m.index, m[0].length, +m[1]!, +m[2]!, +m[3]!, false);
   for (const m of norm.matchAll(RE_DMY_TEXT)) {
-    const mo = MONTH_MAP.get(m[2]!) ?? MONTH_MAP.get(m[2]!.slice(0, 3));
+    const mo = MONTH_MAP.get(m[2]!);
     if (mo) push(m.index, m[0].length, year(m[3]!), mo, +m[1]!, false);
   }
   for (const m of norm.matchAll(RE_MDY_TEXT)) {
-    const mo = MONTH_MAP.get(m[1]!) ?? MONTH_MAP.get(m[1]!.slice(0, 3));
+    const mo = MONTH_MAP.get(m[1]!);
     if (mo) push(m.index, m[0].length, year(m[3]!), mo, +m[2]!, false);
   }
   for (const m of norm.matchAll(RE_NUM)) {
@@ -86,10 +84,11 @@ export function parseDate(text: string, hints: DateHints = {}): string | null {
 }
 
 /**
- * Day/month order for a document: unambiguous numeric dates decide (13+ in the first or second place);
- * otherwise US evidence (USD, "$" with US words) means month first; everything else day first.
+ * Day/month order for a document: unambiguous numeric dates decide (13+ in the first or second place); then the
+ * language: a document in a language that writes the day first (every one but English) does; an English one is
+ * month-first only with US evidence (USD, a US address), day-first otherwise (UK, international).
  */
-export function inferDayFirst(text: string): boolean {
+export function inferDayFirst(text: string, langs: LangCode[] = []): boolean {
   let dmy = 0;
   let mdy = 0;
   for (const m of text.matchAll(RE_NUM)) {
@@ -103,6 +102,7 @@ export function inferDayFirst(text: string): boolean {
     else if (mdyOk && !dmyOk) mdy++;
   }
   if (dmy !== mdy) return dmy > mdy;
+  if (langs.length && !langs.includes('en')) return true;
   if (/\b(USD|US\$|U\.S\.A?|United States|[A-Z]{2} \d{5}(?:-\d{4})?)\b/.test(text)) return false;
   return true;
 }

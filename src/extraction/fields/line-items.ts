@@ -1,86 +1,43 @@
-// Line items from a table: header row → columns by x → rows anchored on an amount in the amount column.
+// Line items from a table: header row (./table-header.ts) → each word to its column by x → rows anchored on an
+// amount in the amount column; descriptions may span lines; the table continues on later pages (under a repeated
+// header, or in the same columns) until the totals block; carried-forward lines and sub-totals are skipped.
+import type { LabelField } from '../lang/vocab.ts';
 import type { ExtractedLineItem } from '../types.ts';
-import { findAmounts, type DecimalSeparator } from './amounts.ts';
-import { stripAccents } from './dates.ts';
-import { spanX, type Line } from './layout.ts';
+import { findAmounts } from './amounts.ts';
+import type { InvoiceDoc } from './doc.ts';
+import { findHeader, type Column, type Kind } from './table-header.ts';
 
-type Kind = 'description' | 'quantity' | 'unit' | 'unitPrice' | 'amount' | 'sku' | 'other';
-interface Column {
-  kind: Kind;
-  x0: number;
-  x1: number;
+/** Labels that end the table (the totals block), and labels of lines inside it that are not items. */
+const ENDS: LabelField[] = ['total', 'tax', 'amountDue'];
+const SKIPS: LabelField[] = ['subtotal', 'carriedForward', 'prepaid', 'discount', 'shipping'];
+const ALLOWANCE = /^\s*(remise|charge|rabatt|zuschlag|discount|allowance|surcharge|sconto|descuento|korting|desconto)\s*:/i;
+/** Reference lines under an item (dates, codes, "Label: value"): not its description. */
+const DETAIL = /^(\d{1,3}\s+)?(#|\(|-|\d{2}[./]\d{2}[./]\d{2,4})|^[\p{L}_ ()]{1,30}\s?:\s?\S|^(gtin|sku|ean)\b/iu;
+/** A line of headings (another table, the totals block's labels): most of its text is column or field words. */
+function isHeading(doc: InvoiceDoc, i: number): boolean {
+  const hits = [...doc.columnHits[i]!, ...doc.hits[i]!.filter((h) => !h.weak)];
+  if (new Set(hits.map((h) => h.field)).size < 2) return false;
+  const text = doc.lines[i]!.text;
+  const covered = new Set(hits.flatMap((h) => Array.from({ length: h.end - h.start }, (_, k) => h.start + k)));
+  const letters = [...text].filter((c) => /\S/.test(c)).length;
+  return [...covered].filter((k) => /\S/.test(text[k] ?? '')).length >= letters * 0.6;
 }
 
-const HEADERS: [Kind, RegExp][] = [
-  ['unitPrice', /\b(unit ?price|price ?per ?unit|p\.?\s?u\.?(?: ht)?|prix unit\w*|einzelpreis|preis|rate|price|cena)\b/i],
-  ['amount', /\b(line amount|amount|line total|total ht|total|montant(?: ht)?|betrag|gesamtpreis|gesamt|summe|net amount|summa|ext\.? price)\b/i],
-  ['quantity', /\b(qty|quantity|qte|quantite|menge|anzahl|daudz\w*|stk|pcs)\b/i],
-  ['unit', /\b(unit|unite|einheit|me|uom)\b/i],
-  ['sku', /\b(sku|code article|article code|item (?:no|code)|art\.?-?nr\.?|artikelnr\.?|artikelnummer|code|ref(?:erence)?|no\.)(?!\w)/i],
-  ['description', /(description|d[ée]signation|libell[ée]|beschreibung|bezeichnung|artikel|leistung|item|product|produit|nom|nosaukums|prece)/i],
-  ['other', /\b(vat|tva|mwst|ust|tax|remise|rabatt|discount|date|datum|pos\.?|ligne|line|charge)\b/i],
-];
-const STOP = /\b(sub-?total|zwischensumme|total (?:ht|ttc|tva|net)|rechnungssumme|summe|gesamtbetrag|nettobetrag|d[ée]tail tva|vat (?:summary|breakdown)|tax summary|amount due|net a payer|total)\b/i;
-const ALLOWANCE = /^\s*(remise|charge|rabatt|zuschlag|discount|allowance|surcharge)\s*:/i;
-const DETAIL = /^(p[ée]riode|period|date|zeitraum|#|gtin|sku|ean|c_\w+|\(brut)|\d{2}[./]\d{2}[./]\d{2,4}/i;
-const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf)\b/i;
+/** Has a word of three letters or more: text, not a code. */
+const isWordy = (s: string) => s.split(/\s+/).some((w) => /^\p{L}[\p{L}'’.,&()-]{2,}$/u.test(w));
+const DETAIL_LABELS: LabelField[] = ['deliveryDate', 'orderNumber', 'customerNumber', 'invoiceDate', 'dueDate'];
 
-function headerColumns(line: Line): Column[] {
-  const text = stripAccents(line.text);
-  const found: { kind: Kind; s: number; e: number }[] = [];
-  for (const [kind, re] of HEADERS) {
-    for (const m of text.matchAll(new RegExp(re.source, 'gi'))) {
-      const s = m.index;
-      const e = s + m[0].length;
-      if (found.some((f) => s < f.e && f.s < e)) continue;
-      found.push({ kind, s, e });
-    }
-  }
-  found.sort((a, b) => a.s - b.s);
-  const segStart = (i: number) => text.lastIndexOf('   ', i);
-  const segEnd = (i: number) => (text.indexOf('   ', i) < 0 ? text.length : text.indexOf('   ', i));
-  const kept = found.filter((f, k) => !(f.kind === 'other' && found.slice(0, k).some((p) => p.kind !== 'other' && segStart(p.s) === segStart(f.s))));
-  // "Item" / "Item #" beside a separate "Description" column holds item codes.
-  if (kept.filter((f) => f.kind === 'description').length > 1) {
-    for (const f of kept) if (f.kind === 'description' && /^item\s*(#|no\.?|number)?$/i.test(text.slice(f.s, segEnd(f.s)).trim())) f.kind = 'sku';
-  }
-  return kept.map((f, k) => {
-    const next = kept[k + 1];
-    const end = next && segStart(next.s) === segStart(f.s) ? f.e : segEnd(f.s);
-    const x = spanX(line, f.s, Math.max(f.e, end));
-    return { kind: f.kind, x0: x.x0, x1: x.x1 };
-  });
+/** The description in a row's description column: its runs of text less reference runs and codes. */
+function description(text: string | undefined): string | null {
+  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && !DETAIL.test(r) && isWordy(r));
+  return runs.join(' ') || null;
 }
+const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sobre|op|sobre)\b/i;
 
-const score = (cols: Column[]) => new Set(cols.filter((c) => c.kind !== 'other').map((c) => c.kind)).size;
-
-/** Finds the header: the line (plus the lines just around it) with the most column kinds, needing amount + one more. */
-function findHeader(lines: Line[]): { cols: Column[]; end: number } | null {
-  let best: { cols: Column[]; end: number } | null = null;
-  lines.forEach((line, i) => {
-    if (findAmounts(line.text).some((a) => a.hasDecimals)) return;
-    let cols = headerColumns(line);
-    if (score(cols) < 2) return;
-    let end = i;
-    for (let j = i + 1; j < lines.length && j <= i + 4; j++) {
-      const l = lines[j]!;
-      if (l.page !== line.page || l.y - (line.y + line.height) > line.height * 1.5 || findAmounts(l.text).some((a) => a.hasDecimals)) break;
-      const more = headerColumns(l).filter((c) => !cols.some((o) => o.kind === c.kind));
-      if (!more.length) break;
-      cols = [...cols, ...more];
-      end = j;
-    }
-    for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
-      const l = lines[j]!;
-      if (l.page !== line.page || line.y - (l.y + l.height) > line.height * 1.5 || findAmounts(l.text).some((a) => a.hasDecimals)) break;
-      const more = headerColumns(l).filter((c) => c.kind !== 'other' && !cols.some((o) => o.kind === c.kind));
-      if (!more.length) break;
-      cols = [...cols, ...more];
-    }
-    if (!cols.some((c) => c.kind === 'amount' || c.kind === 'unitPrice')) return;
-    if (!best || score(cols) > score(best.cols)) best = { cols, end };
-  });
-  return best;
+type Row = ExtractedLineItem & { y: number };
+interface Loose {
+  text: string;
+  y: number;
 }
 
 function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
@@ -95,95 +52,134 @@ function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
   return best;
 }
 
-/**
- * Extracts table rows; descriptions may span several lines around the amount row. A table continues on the
- * following pages (under a repeated header, or in the same columns) until the totals block.
- */
-export function extractLineItems(lines: Line[], dec?: DecimalSeparator): ExtractedLineItem[] {
-  const first = findHeader(lines);
+export function extractLineItems(doc: InvoiceDoc): ExtractedLineItem[] {
+  const first = findHeader(doc);
   if (!first) return [];
-  const items: (ExtractedLineItem & { y: number })[] = [];
-  const loose: { text: string; y: number }[] = [];
+  const { lines } = doc;
+  const rows: Row[] = [];
+  const loose: Loose[] = [];
   let header = first;
-  let start = first.end + 1;
   const headerPage = lines[first.end]!.page;
   const pages = [...new Set(lines.map((l) => l.page))].filter((p) => p >= headerPage);
   for (const [k, page] of pages.entries()) {
+    let start = first.end + 1;
     if (k > 0) {
-      const pageLines = lines.filter((l) => l.page === page);
-      const repeated = findHeader(pageLines);
-      if (repeated) header = { cols: repeated.cols, end: pageLines[repeated.end]!.index };
-      start = repeated ? lines.findIndex((l) => l.index === header.end) + 1 : lines.findIndex((l) => l.page === page);
+      const from = lines.findIndex((l) => l.page === page);
+      const to = lines.findLastIndex((l) => l.page === page) + 1;
+      const repeated = findHeader(doc, from, to);
+      if (repeated) header = repeated;
+      start = repeated ? repeated.end + 1 : from;
     }
     // Page offsets keep rows of later pages after those of earlier ones.
-    const ended = readRows(lines, start, page, header.cols, dec, page * 1e6, items, loose);
-    if (ended) break;
+    if (readRows(doc, start, page, header.cols, page * 1e6, rows, loose)) break;
   }
-  return attachDescriptions(items, loose);
+  return attachDescriptions(rows, loose, doc.lineHeight);
 }
 
-/** Reads the rows of one page's table into `items`; true when the table ended (a totals line). */
-function readRows(
-  lines: Line[],
-  start: number,
-  page: number,
-  cols: Column[],
-  dec: DecimalSeparator | undefined,
-  yOffset: number,
-  items: (ExtractedLineItem & { y: number })[],
-  loose: { text: string; y: number }[],
-): boolean {
+/** Reads the rows of one page's table; true when the table ended (the totals block). */
+function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], yOffset: number, rows: Row[], loose: Loose[]): boolean {
+  const { lines, dec } = doc;
   const descCol = cols.find((c) => c.kind === 'description');
-  const leftLimit = Math.min(...cols.filter((c) => ['quantity', 'unitPrice', 'amount', 'unit'].includes(c.kind)).map((c) => c.x0));
+  const numeric = cols.filter((c) => ['quantity', 'unitPrice', 'amount', 'unit'].includes(c.kind));
+  const leftLimit = Math.min(...numeric.map((c) => c.x0));
+  const anchor: Kind = cols.some((c) => c.kind === 'amount') ? 'amount' : 'unitPrice';
   for (let i = start; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.page !== page) return false;
-    if (STOP.test(stripAccents(line.text)) && !descCol) return true;
-    if (STOP.test(line.text) && findAmounts(line.text, dec).length && !DOC_LEVEL.test(line.text)) return true;
-    if (/d[ée]tail tva|vat summary/i.test(line.text)) return true;
+    const amounts = findAmounts(line.text, dec);
     const row: Partial<Record<Kind, string>> = {};
-    const nums: Partial<Record<Kind, number>> = {};
-    for (const w of line.words) {
+    const kinds: Kind[] = [];
+    line.words.forEach((w, n) => {
       const col = nearest(cols, w.x, w.x + w.width);
-      if (!col) continue;
-      const kind: Kind = !descCol && w.x + w.width < leftLimit && col.kind !== 'sku' ? 'description' : col.kind;
-      row[kind] = row[kind] ? `${row[kind]} ${w.text}` : w.text;
-    }
-    for (const kind of ['amount', 'unitPrice', 'quantity'] as Kind[]) {
+      const prev = line.words[n - 1];
+      // A word close after a description word continues it ("vor Ort", "5L") unless it stands under a number column.
+      const inOther = numeric.some((c) => w.x < c.x1 && w.x + w.width > c.x0);
+      const glued = prev && kinds[n - 1] === 'description' && w.x - (prev.x + prev.width) < w.height * 1.2 && !inOther;
+      const kind: Kind = glued || (!descCol && w.x + w.width < leftLimit && col?.kind !== 'sku') ? 'description' : (col?.kind ?? 'other');
+      kinds.push(kind);
+      // Words apart keep a wide gap so "19   573,00" stays two numbers.
+      const sep = prev && w.x - (prev.x + prev.width) > w.height * 1.5 ? '   ' : ' ';
+      row[kind] = row[kind] ? `${row[kind]}${sep}${w.text}` : w.text;
+    });
+    const num = (kind: Kind) => {
       const a = row[kind] ? findAmounts(row[kind]!, dec) : [];
-      if (a.length) nums[kind] = a[a.length - 1]!.value;
+      return a.length ? a[a.length - 1]! : undefined;
+    };
+    const total = num(anchor);
+    // A totals label ends the table, a sub-total or carried-forward label is skipped — unless the row is an item
+    // (a quantity or a unit price of its own: "Vinho do Porto" is no postage line).
+    const labels = doc.hits[i]!.filter((h) => !h.weak).map((h) => h.field);
+    const itemLike = num('quantity') !== undefined || (anchor === 'amount' && num('unitPrice') !== undefined);
+    if (labels.includes('taxSummary') || (!amounts.length && rows.length && isHeading(doc, i))) return true;
+    if (!itemLike && amounts.length && !DOC_LEVEL.test(line.text)) {
+      if (labels.some((f) => ENDS.includes(f))) return true;
+      if (labels.some((f) => SKIPS.includes(f))) continue;
     }
-    const hasAmount = nums.amount !== undefined && (row.amount ?? '').match(/\d/) && findAmounts(row.amount ?? '', dec).some((a) => a.hasDecimals);
     if (ALLOWANCE.test(row.description ?? '')) continue;
-    if (!hasAmount || DOC_LEVEL.test(line.text)) {
-      const desc = (row.description ?? '').trim();
-      if (desc && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y });
+    if (!total || !total.hasDecimals || DOC_LEVEL.test(line.text)) {
+      // A line without an amount: its words (not its numbers) may belong to an item's description.
+      // A line that opens with a date or reference label ("Période du …", "Lieferdatum: …") is a detail.
+      const detail = doc.hits[i]!.some((h) => h.start <= 2 && DETAIL_LABELS.includes(h.field));
+      const desc = description(row.description);
+      if (desc && !detail && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y });
       continue;
     }
-    items.push({
-      description: (row.description ?? '').trim() || null,
+    // Text without a word in the description column (a position number, an article code) is no description.
+    const desc = description(row.description);
+    const item: Row = {
+      description: desc,
       sku: row.sku?.trim() || null,
-      quantity: nums.quantity ?? null,
+      quantity: num('quantity')?.value ?? null,
       unit: row.unit ? row.unit.replace(/[\d.,\s]+/g, ' ').trim() || null : null,
-      unitPrice: nums.unitPrice ?? null,
-      total: nums.amount ?? null,
+      unitPrice: anchor === 'amount' ? (num('unitPrice')?.value ?? null) : null,
+      total: total.value,
       y: yOffset + line.y,
-    });
+    };
+    rows.push(fixByArithmetic(item, amounts.map((a) => a.value)));
   }
   return false;
 }
 
-function attachDescriptions(items: (ExtractedLineItem & { y: number })[], loose: { text: string; y: number }[]): ExtractedLineItem[] {
-  // Attach description lines without amounts: the nearest one above (a heading over the numbers), else below.
+const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(0.011, Math.abs(b) * 0.005);
+
+/** quantity × unit price ≈ total is evidence: when the columns gave a pair that does not multiply out, find one. */
+function fixByArithmetic(item: Row, values: number[]): Row {
+  const { quantity: q, unitPrice: p, total: t } = item;
+  if (t === null || (q !== null && p !== null && near(q * p, t))) return item;
+  const others = values.filter((v, i) => i !== values.lastIndexOf(t));
+  for (let a = 0; a < others.length; a++)
+    for (let b = a + 1; b < others.length; b++)
+      if (near(others[a]! * others[b]!, t)) return { ...item, quantity: others[a]!, unitPrice: others[b]! };
+  return item;
+}
+
+/**
+ * Description lines without amounts: between two items, a line close under an item continues its description; a
+ * line that stands off from the item above belongs to the item below when that one has no description of its own.
+ */
+function attachDescriptions(items: Row[], loose: Loose[], lineHeight: number): ExtractedLineItem[] {
+  const used = new Set<Loose>();
   items.forEach((it, k) => {
+    if (!it.description) return;
+    // Continuation: close under the row, and the next row has its own description (or there is none).
+    const next = items[k + 1];
+    const nextY = next?.y ?? Infinity;
+    const below = loose.filter((l) => l.y > it.y && l.y < nextY);
+    const cont = below.filter((l, n) => l.y - (n === 0 ? it.y : below[n - 1]!.y) <= lineHeight * 1.8);
+    const take = next && !next.description ? cont.filter((l) => nextY - l.y > lineHeight * 1.8) : cont;
+    take.forEach((l) => used.add(l));
+    if (take.length) it.description += ` ${take.map((l) => l.text).join(' ')}`;
+  });
+  items.forEach((it, k) => {
+    if (it.description) return;
+    // A heading over the numbers (the nearest free line above, after the previous row), else the line below.
     const prevY = items[k - 1]?.y ?? -Infinity;
     const nextY = items[k + 1]?.y ?? Infinity;
-    const above = loose.filter((l) => l.y < it.y && l.y > prevY && !DETAIL.test(l.text));
-    const below = loose.filter((l) => l.y > it.y && l.y < nextY && !DETAIL.test(l.text));
-    if (!it.description) it.description = above[above.length - 1]?.text ?? below[0]?.text ?? null;
-    else {
-      const cont = below.find((l) => l.y - it.y < 20 && /^[a-zà-ž]/.test(l.text));
-      if (cont) it.description += ` ${cont.text}`;
+    const free = loose.filter((l) => !used.has(l) && !DETAIL.test(l.text));
+    const pick = free.filter((l) => l.y < it.y && l.y > prevY).pop() ?? free.find((l) => l.y > it.y && l.y < nextY);
+    if (pick) {
+      used.add(pick);
+      it.description = pick.text;
     }
   });
   return items.map(({ y: _y, ...it }) => ({ ...it, description: it.description?.replace(/^\d{1,3}\s+(?=\D)/, '') ?? null }));

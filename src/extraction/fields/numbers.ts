@@ -1,31 +1,52 @@
-// Invoice / document numbers next to their labels (EN/FR/DE), skipping order, customer and related-invoice numbers.
-import { labelled, rank, type Candidate, type Label } from './labels.ts';
-import type { Line } from './layout.ts';
+// The invoice number: the token right of (or under) an invoice-number label or a title ("Rechnung Nr. 7 vom …"),
+// never a value that an order, customer or tax-id label claims.
+import type { LabelField } from '../lang/vocab.ts';
+import { candidates, cells, merge, type FieldCandidate, type Found } from './candidates.ts';
+import type { InvoiceDoc } from './doc.ts';
 
-const L = (re: RegExp, weight: number): Label => ({ re, weight });
+// An optional series prefix of capitals before the number (Portuguese "FT 2024/88", "INV 0042").
+const TOKEN = /^[\s:#.\-–]*(?:(?:[nN][°ºoO]|[nN][rR]|[nN][uU][mM](?:[mM][eE][rR]|[bB][eE][rR])?)\.?\s*[:#.]?\s*)?((?:[A-Z]{1,4} (?=\d))?[A-Za-z0-9][A-Za-z0-9_\-/.]*)/;
+const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
+const MONEY_LIKE = /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/;
 
-export const NUMBER_LABELS: Label[] = [
-  L(/\b(invoice\s*(?:no\.?|number|num|nr\.?|#|id)|\w*factur[ée]e?\s*(?:n[°ºo]\.?|num[ée]ro|#)|(?:n[°º]|num[ée]ro)\s*(?:de\s+)?facture|rechnungs-?\s?(?:nummer|nr\.?)|rechnung\s*(?:nr\.?|nummer|#)|belegnummer|beleg-nr\.?|bill\s*(?:no\.?|#)|receipt\s*(?:no\.?|#)|inv\.?\s*(?:no\.?|#))\s*[:.]?/i, 3),
-  L(/^\s*(invoice|facture|rechnung|tax invoice)\b\s*[:#]?/i, 2),
-  L(/\b(document\s*(?:no\.?|number)|doc\.?\s*no\.?|n[°º])\s*[:.]?/i, 0.8),
-];
-const NUMBER_EXCLUDE = /associ|related|original|referenz|r[ée]f[ée]rence|\b(order|commande|bestell|auftrag|client|customer|kunden|debitor|contrat|contract|tva|vat|siren|siret|ust|tax|leasing|account|konto)/i;
-
-const NUMBER_TOKEN = /^[#:.\s]*([A-Z0-9][A-Z0-9_\-/.]*\d[A-Z0-9_\-/.]*|\d[A-Z0-9_\-/.]*)/i;
-
-export function invoiceNumber(lines: Line[]): Candidate<string> | null {
-  const find = (text: string) => {
-    const m = text.match(NUMBER_TOKEN);
-    if (!m) return [];
-    const value = m[1]!.replace(/[.\-/]+$/, '');
-    if (/^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(value) || value.length < 3) return [];
-    return [{ value, index: m.index! + m[0].length - m[1]!.length, length: m[1]!.length }];
-  };
-  const cands = labelled(lines, NUMBER_LABELS, find).filter((c) => {
-    const before = c.line.text.slice(0, c.line.text.indexOf(c.value)).split(/\s{3,}/).filter((p) => p.trim());
-    return !NUMBER_EXCLUDE.test(before[before.length - 1] ?? '');
-  });
-  for (const c of cands) c.score += c.line.page === lines[0]?.page ? (c.line.index < lines.length * 0.4 ? 1 : 0) : -1;
-  return rank(cands)[0] ?? null;
+/** The first token after a label, when it looks like a document number (has a digit, is no date or amount). */
+export function numberToken(text: string): Found<string>[] {
+  const m = text.match(TOKEN);
+  if (!m) return [];
+  const value = m[1]!.replace(/[.\-/]+$/, '');
+  if (!/\d/.test(value) || DATE_LIKE.test(value) || MONEY_LIKE.test(value)) return [];
+  if (/%$/.test(text.slice(m[0].length).trim().slice(0, 1))) return [];
+  return [{ value, index: m.index! + m[0].length - m[1]!.length, length: value.length, plain: value.length < 2 }];
 }
 
+/** A generic label opens a cell ("Nr.: 12") or closes one, its value in the next ("Affacturée N°   UC1_20"). */
+const labelLike = (c: FieldCandidate<string>) =>
+  cells(c.labelText).some((x) => x.at === c.labelStart || (c.labelStart > x.at && /^[\s:.#]*$/.test(c.labelText.slice(c.labelStart, x.at + x.text.length).replace(/^\S+/, ''))));
+
+/** The generic label follows a title on its line ("Facture N° 12"). */
+const titleBefore = (doc: InvoiceDoc, c: FieldCandidate<string>) =>
+  doc.hits[c.line.index]!.some((h) => h.field === 'invoiceTitle' && h.end <= c.labelStart && c.labelStart - h.end <= 2);
+
+const DISTRACTORS: LabelField[] = ['orderNumber', 'customerNumber', 'taxId', 'relatedInvoice'];
+
+/** The invoice number (best candidate), or null. */
+export function invoiceNumber(doc: InvoiceDoc): FieldCandidate<string> | null {
+  return numberCandidates(doc)[0] ?? null;
+}
+
+/** Invoice-number candidates, best first (one per value, positive scores only). */
+export function numberCandidates(doc: InvoiceDoc): FieldCandidate<string>[] {
+  // A generic label ("Nr.", "n.º") counts only where a label stands: opening a cell, not inside "Rua Augusta, n.º 57".
+  const cands = candidates(doc, ['invoiceNumber', 'invoiceTitle'], numberToken).filter(
+    (c) => !c.weak || c.field !== 'invoiceNumber' || labelLike(c) || titleBefore(doc, c),
+  );
+  const claimed = new Set(candidates(doc, DISTRACTORS, numberToken).filter((c) => !c.weak).map((c) => c.value));
+  const firstPage = doc.lines[0]?.page;
+  for (const c of cands) {
+    if (c.field === 'invoiceTitle') c.score *= 0.7;
+    if (claimed.has(c.value)) c.score -= 2.5;
+    if (c.line.page !== firstPage) c.score -= 0.5;
+    else if (c.line.index < doc.lines.length * 0.5) c.score += 0.5;
+  }
+  return merge(cands).filter((c) => c.score > 0);
+}

@@ -4,9 +4,17 @@ import { findAmounts, fixOcrDigits, type DecimalSeparator } from './amounts.ts';
 import { stripAccents } from './dates.ts';
 import { labelled, rank, type Candidate, type Label } from './labels.ts';
 import type { Line } from './layout.ts';
-import { SUBTOTAL_LABELS, TAX_LABELS } from './totals.ts';
 
 const L = (re: RegExp, weight: number): Label => ({ re, weight });
+
+// Receipt labels (English, French, German, Latvian, Malay till slips); invoices read labels from ../lang.
+export const SUBTOTAL_LABELS: Label[] = [
+  L(/\b(sub-?\s?total|total ht|montant ht|total h\.t\.?|total net|net total|net amount|total excl\.?(?: vat| tax)?|zwischensumme|nettobetrag|rechnungssumme netto|summe netto|netto(?:summe|betrag)?|warenwert|base ht|total hors taxes?|summa bez pvn|excluding (?:vat|gst|tax))\b/i, 3),
+];
+export const TAX_LABELS: Label[] = [
+  L(/(?<!\b(?:bez|ar)[\s-]?)\b(total tva|montant tva|tva|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|sales tax|tax|gst|sst|pvn|service tax)\b(?!\s*(reg|no|nr|id|number|n°|ident|-?idnr|registration|code|clause|exempt|%\s*\d))/i, 2.5),
+];
+
 
 /** Latvian PVN (VAT) as OCR often reads it (PUN, PYN). */
 const VAT_LV = 'p[vuy]n';

@@ -2,9 +2,9 @@
 // (a different invoice number, or a different vendor at the top).
 import type { PageText } from '../types.ts';
 import { stripAccents } from './dates.ts';
-import { groupLines } from './layout.ts';
+import { readDoc } from './doc.ts';
 import { invoiceNumber } from './numbers.ts';
-import { pickName } from './vendor.ts';
+import { pickSeller } from './seller.ts';
 
 export interface PageHeader {
   vendor: string | null;
@@ -37,8 +37,8 @@ export function splitInvoicePages(pages: PageText[], header: HeaderReader = read
 
 /** Vendor and invoice number printed on one page (only confident vendor names count). */
 export function readHeader(page: PageText): PageHeader {
-  const lines = groupLines(page);
-  const vendor = pickName(lines, 'invoice');
-  return { vendor: vendor.confidence >= 50 ? vendor.name : null, number: invoiceNumber(lines)?.value ?? null };
+  const doc = readDoc([page]);
+  const vendor = pickSeller(doc);
+  return { vendor: vendor.confidence >= 50 ? vendor.name : null, number: invoiceNumber(doc)?.value ?? null };
 }
 

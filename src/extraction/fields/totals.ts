@@ -1,60 +1,135 @@
-// Subtotal / tax / total candidates and the cross-check that picks a consistent triple.
-import type { DecimalSeparator } from './amounts.ts';
-import { amountFinder, labelled, rank, type Candidate, type Label } from './labels.ts';
-import type { Line } from './layout.ts';
+// Net, tax and total chosen together: every combination of the labelled candidates (plus the line-item sum, the sum
+// of several tax lines, and values derived from the others) is scored by its label evidence and by the arithmetic
+// it satisfies. A total of 0, a negative tax or a tax equal to the net never wins while a consistent set exists.
+import type { LabelField } from '../lang/vocab.ts';
+import { findAmounts } from './amounts.ts';
+import { candidates, merge, type FieldCandidate, type Finder } from './candidates.ts';
+import type { InvoiceDoc } from './doc.ts';
 
-const L = (re: RegExp, weight: number): Label => ({ re, weight });
-
-export const TOTAL_LABELS: Label[] = [
-  L(/\b(total ttc|montant ttc|total incl\.?(?: vat| tax| gst)?|total inkl\.?|incl\.? vat|grand total|invoice total|total amount|total due|gesamtbetrag|bruttobetrag|rechnungsbetrag|rechnungssumme brutto|summe gesamt|endbetrag|brutto|gesamtsumme|total payable|total \(incl\.?)/i, 3),
-  L(/\b(total|summa|kop[āa]|apmaksai|jumlah|amount)\b(?!\s*(ht|h\.t|net|excl|hors|tva|vat|mwst|tax|gst|pvn|sst|qty|quantity|items?|discount|savings|rounding|\())/i, 2),
-  L(/\b(amount due|balance due|net [àa] payer|zahlbetrag|zu zahlen|to pay|payable|nett?o? to pay|apmaksai)\b/i, 1.5),
-];
-export const SUBTOTAL_LABELS: Label[] = [
-  L(/\b(sub-?\s?total|total ht|montant ht|total h\.t\.?|total net|net total|net amount|total excl\.?(?: vat| tax)?|zwischensumme|nettobetrag|rechnungssumme netto|summe netto|netto(?:summe|betrag)?|warenwert|base ht|total hors taxes?|summa bez pvn|excluding (?:vat|gst|tax))\b/i, 3),
-];
-export const TAX_LABELS: Label[] = [
-  L(/(?<!\b(?:bez|ar)[\s-]?)\b(total tva|montant tva|tva|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|sales tax|tax|gst|sst|pvn|service tax)\b(?!\s*(reg|no|nr|id|number|n°|ident|-?idnr|registration|code|clause|exempt|%\s*\d))/i, 2.5),
-];
+export type Amount = FieldCandidate<number>;
 
 export interface Totals {
-  subtotal: Candidate<number> | null;
-  tax: Candidate<number> | null;
-  total: Candidate<number> | null;
-  /** subtotal + tax ≈ total held (or Σ lines ≈ subtotal). */
-  checks: { sumOk: boolean; linesOk: boolean };
+  subtotal: Amount | null;
+  tax: Amount | null;
+  total: Amount | null;
+  checks: {
+    /** net + tax (± charges, allowances) = total with all three read. */
+    sumOk: boolean;
+    /** Σ lines (± allowances, charges) = net, or = total when there is no net. */
+    linesOk: boolean;
+    /** tax ÷ net is a plausible rate (and the printed one, when a rate is printed). */
+    rateOk: boolean;
+    /** Which values were derived from the others rather than read. */
+    derived: ('subtotal' | 'tax' | 'total')[];
+  };
 }
 
-const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(0.011, Math.abs(b) * 0.0005);
+const ROLES: LabelField[] = ['total', 'subtotal', 'tax', 'discount', 'shipping', 'amountDue', 'prepaid'];
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const near = (a: number, b: number, tol = 0.011) => Math.abs(a - b) <= Math.max(tol, Math.abs(b) * 0.0005);
 
-/** Picks subtotal, tax and total so that subtotal + tax ≈ total where possible (and Σ lines ≈ subtotal). */
-export function chooseTotals(lines: Line[], dec: DecimalSeparator | undefined, lineSum: number | null): Totals {
-  const find = amountFinder(dec);
-  const top = (c: Candidate<number>[]) => rank(c).slice(0, 6);
-  const totals = top(labelled(lines, TOTAL_LABELS, find, { exclude: /%\s*(sur|of|von)\b/i }));
-  const subs = top(labelled(lines, SUBTOTAL_LABELS, find));
-  const taxes = top(labelled(lines, TAX_LABELS, find).filter((c) => c.value >= 0 || totals.some((t) => t.value < 0)));
-  let best: Totals = { subtotal: null, tax: null, total: null, checks: { sumOk: false, linesOk: false } };
+const moneyFinder =
+  (doc: InvoiceDoc): Finder<number> =>
+  (text) =>
+    findAmounts(text, doc.dec).map((a) => ({ value: a.value, index: a.index, length: a.length, plain: !a.hasDecimals }));
+
+/** Rates printed on a tax line ("MwSt 19%", "TVA 5,5 %"). */
+const ratesOf = (text: string) => [...text.matchAll(/(\d{1,2}(?:[.,]\d{1,2})?)\s?%/g)].map((m) => Number(m[1]!.replace(',', '.')) / 100);
+
+/** A line-table header (several column words): its "Total" column holds line amounts, not the invoice total. */
+const isTableHeader = (doc: InvoiceDoc, li: number) => new Set(doc.columnHits[li]!.map((h) => h.field)).size >= 3;
+
+function pseudo(base: Amount, value: number, score: number): Amount {
+  return { ...base, value: round2(value), score, via: 'free' };
+}
+
+export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
+  const all = candidates(doc, ROLES, moneyFinder(doc), { noBelow: (li) => isTableHeader(doc, li) });
+  const role = (f: LabelField, n = 6) => merge(all.filter((c) => c.field === f)).slice(0, n);
+  const totals = role('total');
+  const subs = role('subtotal');
+  const taxes = role('tax');
+  const dues = role('amountDue', 3);
+  const prepaid = role('prepaid', 3).filter((c) => c.value !== 0);
+  const charges = role('shipping', 3).filter((c) => c.value > 0).map((c) => c.value);
+  const allowances = role('discount', 3).map((c) => Math.abs(c.value)).filter((v) => v > 0);
+  const anchor = totals[0] ?? subs[0] ?? taxes[0] ?? dues[0];
+  if (!anchor) return { subtotal: null, tax: null, total: null, checks: { sumOk: false, linesOk: false, rateOk: false, derived: [] } };
+
+  // Several tax lines (one per rate): their right-most amounts add up.
+  const taxLines = new Map<number, Amount>();
+  for (const c of all.filter((c) => c.field === 'tax' && c.via === 'right'))
+    if (!taxLines.has(c.line.index) || c.at > taxLines.get(c.line.index)!.at) taxLines.set(c.line.index, c);
+  const taxOpts: (Amount | null)[] = [null, ...taxes];
+  if (taxLines.size >= 2) {
+    const parts = [...taxLines.values()];
+    taxOpts.push(pseudo(parts[0]!, parts.reduce((s, c) => s + c.value, 0), Math.min(...parts.map((c) => c.score))));
+  }
+  const subOpts: (Amount | null)[] = [null, ...subs];
+  if (lineSum !== null && !subs.some((s) => near(s.value, lineSum))) subOpts.push(pseudo(anchor, lineSum, 0.8));
+  const totalOpts: (Amount | null)[] = [null, ...totals, ...dues.filter((d) => !totals.some((t) => near(t.value, d.value)))];
+  const adjust = [0, ...charges, ...allowances.map((a) => -a), round2(charges.reduce((a, b) => a + b, 0) - allowances.reduce((a, b) => a + b, 0))];
+
+  let best: Totals | null = null;
   let bestScore = -Infinity;
-  const subOpts = [null, ...subs];
-  const taxOpts = [null, ...taxes];
-  for (const t of [null, ...totals])
+  for (const t of totalOpts)
     for (const s of subOpts)
       for (const x of taxOpts) {
-        let score = (t?.score ?? 0) + (s?.score ?? 0) * 0.8 + (x?.score ?? 0) * 0.6;
-        const sumOk = Boolean(t && s && x && near(s.value + x.value, t.value));
-        const linesOk = Boolean(s && lineSum !== null && near(lineSum, s.value)) || Boolean(!s && t && lineSum !== null && near(lineSum, t.value));
-        if (sumOk) score += 6;
-        if (t && s && !x && near(s.value, t.value)) score += 1;
-        if (linesOk) score += 2;
-        if (t && s && Math.abs(s.value) > Math.abs(t.value) + 0.01) score -= 4;
-        if (t && x && Math.abs(x.value) >= Math.abs(t.value) && t.value !== 0) score -= 4;
-        if (s && x && t && !sumOk) score -= 2;
-        if (score > bestScore) [best, bestScore] = [{ subtotal: s, tax: x, total: t, checks: { sumOk, linesOk } }, score];
+        const r = score(t, s, x);
+        if (r.score > bestScore) [best, bestScore] = [r.totals, r.score];
       }
-  if (!best.total && best.subtotal && best.tax) {
-    const v = Math.round((best.subtotal.value + best.tax.value) * 100) / 100;
-    best.total = { ...best.subtotal, value: v, score: 1 };
+  return derive(best!);
+
+  function score(t: Amount | null, s: Amount | null, x: Amount | null): { score: number; totals: Totals } {
+    let sc = (t?.score ?? 0) + (s?.score ?? 0) * 0.8 + (x?.score ?? 0) * 0.6;
+    const sumOk = Boolean(t && s && x && adjust.some((a) => near(s.value + x.value + a, t.value, 0.021)));
+    if (sumOk) sc += 6 - (t && s && x && near(s.value + x.value, t.value, 0.021) ? 0 : 1);
+    if (t && s && !x && near(s.value, t.value)) sc += 1;
+    let rateOk = false;
+    if (s && x && s.value !== 0) {
+      const rate = x.value / s.value;
+      rateOk = rate >= 0 && rate <= 0.275;
+      sc += rateOk ? 0.5 : -3;
+      if (ratesOf(x.labelText).some((r) => Math.abs(rate - r) < 0.006)) sc += 1.5;
+    }
+    if (s && x && s.value !== 0 && near(x.value, s.value)) sc -= 6;
+    if (t && t.value === 0 && ((s && s.value !== 0) || (x && x.value !== 0) || totals.some((c) => c.value !== 0))) sc -= 6;
+    if (x && t && x.value < 0 && t.value > 0) sc -= 6;
+    if (t && s && Math.sign(t.value) === Math.sign(s.value) && Math.abs(s.value) > Math.abs(t.value) + 0.01) sc -= 4;
+    if (t && x && t.value !== 0 && Math.abs(x.value) >= Math.abs(t.value)) sc -= 4;
+    if (s && x && t && !sumOk) sc -= 2;
+    let linesOk = false;
+    if (lineSum !== null) {
+      const hit = (v: number) => adjust.some((a) => near(lineSum + a, v, 0.021));
+      if (s && hit(s.value)) [linesOk, sc] = [true, sc + 2];
+      else if (!s && t && (hit(t.value) || (x && hit(t.value - x.value)))) [linesOk, sc] = [true, sc + 1.5];
+    }
+    if (t && dues.includes(t) && !totals.includes(t)) {
+      // What is left to pay after a prepayment is not the invoice total.
+      sc -= prepaid.length ? 3 : 0.3;
+    } else if (t && prepaid.some((p) => dues.some((d) => near(t.value - Math.abs(p.value), d.value)))) sc += 1;
+    return { score: sc, totals: { subtotal: s, tax: x, total: t, checks: { sumOk, linesOk, rateOk, derived: [] } } };
   }
-  return best;
+}
+
+/** Completes a set from its other two members when that is arithmetic, not a guess (tax then at a plausible rate). */
+function derive(t: Totals): Totals {
+  const { subtotal: s, tax: x, total: g } = t;
+  const derived = t.checks.derived;
+  if (g && s && !x) {
+    const v = round2(g.value - s.value);
+    if (s.value !== 0 && v / s.value >= 0 && v / s.value <= 0.275) {
+      derived.push('tax');
+      return { ...t, tax: pseudo(s, v, 0.5), checks: { ...t.checks, rateOk: true, derived } };
+    }
+  }
+  if (g && x && !s && Math.abs(x.value) < Math.abs(g.value)) {
+    derived.push('subtotal');
+    return { ...t, subtotal: pseudo(g, g.value - x.value, 0.5), checks: { ...t.checks, derived } };
+  }
+  if (!g && s && x) {
+    derived.push('total');
+    return { ...t, total: pseudo(s, s.value + x.value, 0.5), checks: { ...t.checks, derived } };
+  }
+  return t;
 }

@@ -52,6 +52,15 @@ describe('line-item tables', () => {
   });
 });
 
+describe('line-item tables with header words set close together', () => {
+  it('gives each number column its own range', () => {
+    const p = page(['Distribuciones Levante S.L.', 'Factura nº 7', '', 'Artículo                 Cantidad Precio Total',
+      'Aceite de oliva 5L       10       30,00  300,00', 'Vino tinto crianza       20       10,00  200,00', '', ['Base imponible   500,00', 300], ['IVA 21%   105,00', 300], ['Total factura   605,00', 300]], { charW: 6 });
+    const [inv] = extractInvoiceFields([p]);
+    expect(inv!.lineItems.map((l) => [l.description, l.quantity, l.unitPrice, l.total])).toEqual([['Aceite de oliva 5L', 10, 30, 300], ['Vino tinto crianza', 20, 10, 200]]);
+  });
+});
+
 describe('extractInvoiceFields', () => {
   it('reads header fields, line items and the gross total (not the amount due)', () => {
     const [inv] = extractInvoiceFields([invoice('Gemüse Schmidt GmbH', 'RE-2024-001')]);

@@ -22,6 +22,15 @@ describe('dates', () => {
     ['February 17, 2026', '2026-02-17'],
     ['14. 05. 2022', '2022-05-14'],
     ['31/01/22', '2022-01-31'],
+    ['Rechnung Nr. 7 vom 05.06.2018', '2018-06-05'],
+    ['Facture n° 7 le 5 juin 2018', '2018-06-05'],
+    ['1er mars 2018', '2018-03-01'],
+    ['5 de junio de 2018', '2018-06-05'],
+    ['5 giugno 2018', '2018-06-05'],
+    ['5 juni 2018', '2018-06-05'],
+    ['5 de junho de 2018', '2018-06-05'],
+    ['12 dicembre 2019', '2019-12-12'],
+    ['3 mei 2020', '2020-05-03'],
   ])('%s → %s', (text, iso) => expect(parseDate(text)).toBe(iso));
 
   it('ignores OCR noise that is no valid date when inferring the day/month order', () => {
@@ -33,6 +42,17 @@ describe('dates', () => {
     expect(parseDate('03/05/24', { dayFirst: false })).toBe('2024-03-05');
     expect(parseDate('03/05/24', { dayFirst: true })).toBe('2024-05-03');
     expect(findDates('03/05/24')[0]?.ambiguous).toBe(true);
+  });
+
+  it('does not read a month inside another word', () => {
+    expect(findDates('Qty 2 Main 15')).toEqual([]);
+  });
+
+  it('reads the day order from the language when no date decides: US English month first, European day first', () => {
+    expect(inferDayFirst('Invoice date 11/03/2026  Total USD 40.00  Austin, TX 78701', ['en'])).toBe(false);
+    expect(inferDayFirst('Rechnungsdatum 11/03/2026', ['de'])).toBe(true);
+    expect(inferDayFirst('Invoice date 11/03/2026  London', ['en'])).toBe(true);
+    expect(inferDayFirst('Invoice date 11/03/2026  Total USD 40.00  due 11/25/2026', ['en'])).toBe(false);
   });
 
   it('infers day-first from other unambiguous dates, month-first from US evidence', () => {
@@ -56,6 +76,13 @@ describe('amounts', () => {
     ['12,00 EUR', 12],
     ['3. 90', 3.9],
     ['1O.5O', 10.5],
+    ["1'234.56", 1234.56],
+    ['CHF 1’234.50', 1234.5],
+    ['1.234,56 €', 1234.56],
+    ['12,00-', -12],
+    ['-12,00', -12],
+    ['USD 1,234.00', 1234],
+    ['1 234,56 EUR', 1234.56],
   ])('%s → %s', (text, value) => expect(parseAmount(text)).toBe(value));
 
   it('skips dates, times and percentages', () => {
@@ -67,6 +94,7 @@ describe('amounts', () => {
     expect(detectDecimalSeparator('Subtotal 1,250.00 Tax 100.00')).toBe('.');
     expect(parseAmount('1.250', ',')).toBe(1250);
     expect(parseAmount('1.250', '.')).toBe(1.25);
+    expect(detectDecimalSeparator('Total 100', ',')).toBe(',');
   });
 });
 

@@ -1,0 +1,38 @@
+// `npm run corpus -- generate --out <dir> [--seed N] [--count M] [--languages de,fr] [--layouts boxed-table,…]`
+// writes generated invoices and their manifest.json (then `npm run eval -- <dir>` measures them).
+// `npm run corpus -- strip <dir> <out-dir>` copies a labelled folder with the PDFs' embedded files removed.
+
+import { writeCorpus } from './generate.ts';
+import { stripFolder } from './strip-attachments.ts';
+import { corpusOptions, option } from './options.ts';
+import { installedTrueTypeFamilies } from './pdf/fonts.ts';
+
+async function main(argv: string[]) {
+  const [command] = argv;
+  if (command === 'generate') {
+    const out = option(argv, 'out');
+    if (!out) throw new Error('generate needs --out <dir>');
+    const o = corpusOptions(argv);
+    const t0 = performance.now();
+    const manifest = await writeCorpus(out, o);
+    const pages = manifest.reduce((s, e) => s + e.pages, 0);
+    console.log(`${manifest.length} invoices (${pages} pages) in ${out} in ${((performance.now() - t0) / 1000).toFixed(1)} s; seed ${o.seed}`);
+    console.log(`TrueType fonts found: ${installedTrueTypeFamilies().join(', ') || 'none (standard PDF fonts only)'}`);
+    return;
+  }
+  if (command === 'strip') {
+    const [, from, to] = argv;
+    if (!from || !to) throw new Error('strip needs <dir> <out-dir>');
+    const s = await stripFolder(from, to);
+    console.log(`${s.files} files (${s.pdfs} PDFs) copied to ${to}; ${s.attachmentsRemoved} embedded file(s) removed`);
+    console.log(s.problems.length ? `problems:\n  ${s.problems.join('\n  ')}` : 'every PDF: the same words at the same places, no attachment left');
+    if (s.problems.length) process.exitCode = 1;
+    return;
+  }
+  throw new Error('usage: corpus generate --out <dir> [--seed N] [--count M] [--languages …] [--layouts …] | corpus strip <dir> <out-dir>');
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,76 @@
+// `npm run eval`: extraction accuracy of the local engine on a labelled folder or on the generated corpus.
+//
+//   npm run eval -- <dir> [--json] [--verbose] [--pages <dir>] [--strip-attachments] [--languages …] [--layouts …]
+//   npm run eval -- --corpus [--seed N] [--count M] [--languages de,fr] [--layouts boxed-table,…] [--out <dir>] [--json] [--verbose]
+//
+// <dir> holds manifest.json ([{file, kind, expected, language?, layout?}]). --pages reads pre-read pages
+// (src/extraction/dump-pages.ts) instead of running the reader. --strip-attachments evaluates copies of the PDFs
+// without their embedded files (the e-invoice XML), so the text engine's own figure shows. --corpus generates
+// invoices (corpus/) into --out or a temporary folder (removed afterwards) and evaluates them.
+
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeCorpus } from '../../corpus/generate.ts';
+import { corpusOptions, option, tagFilters } from '../../corpus/options.ts';
+import { stripFolder } from '../../corpus/strip-attachments.ts';
+import type { PageText } from '../../src/extraction/types.ts';
+import { printReport } from './print.ts';
+import { buildReport } from './report.ts';
+import { evaluate, type Entry } from './run.ts';
+
+const VALUED = new Set(['--pages', '--seed', '--count', '--languages', '--layouts', '--out']);
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+async function main(argv: string[]) {
+  const json = argv.includes('--json');
+  const verbose = argv.includes('--verbose');
+  const pagesDir = option(argv, 'pages');
+  const temp: string[] = [];
+  let dir = argv.find((a, i) => !a.startsWith('--') && !VALUED.has(argv[i - 1] ?? ''));
+  try {
+    if (argv.includes('--corpus')) {
+      const o = corpusOptions(argv);
+      dir = option(argv, 'out') ?? (temp.push(await mkdtemp(path.join(os.tmpdir(), 'corpus-'))), temp.at(-1)!);
+      const t0 = performance.now();
+      const m = await writeCorpus(dir, o);
+      log(`generated ${m.length} invoices (seed ${o.seed}) in ${dir} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    } else if (!dir) throw new Error('usage: eval <dataset dir> [--json] [--verbose] [--pages <dir>] [--strip-attachments] | eval --corpus [--seed N] [--count M] …');
+    if (argv.includes('--strip-attachments')) {
+      const out = (temp.push(await mkdtemp(path.join(os.tmpdir(), 'stripped-'))), temp.at(-1)!);
+      const s = await stripFolder(dir, out);
+      log(`stripped ${s.attachmentsRemoved} embedded file(s) from ${s.pdfs} PDF(s) into ${out}; text layer unchanged and no attachment left: ${s.problems.length ? s.problems.join('; ') : 'yes'}`);
+      dir = out;
+    }
+    const filters = tagFilters(argv);
+    const manifest = (JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Entry[]).filter(
+      (e) => (!filters.languages || filters.languages.includes(e.language as never)) && (!filters.layouts || filters.layouts.includes(e.layout as never)),
+    );
+    const reader = pagesDir ? null : (await import('../../src/extraction/reader.ts')).createDocumentReader();
+    const read = async (e: Entry): Promise<PageText[]> => {
+      if (pagesDir) {
+        const r = JSON.parse(await readFile(path.join(pagesDir, `${e.file}.json`), 'utf8')) as { pages?: PageText[]; error?: string };
+        if (!r.pages) throw new Error(r.error ?? 'no pages');
+        return r.pages;
+      }
+      return (await reader!.read(new Uint8Array(await readFile(path.join(dir!, e.file))), e.kind)).pages;
+    };
+    const t0 = performance.now();
+    let docs;
+    try {
+      docs = await evaluate(manifest, read);
+    } finally {
+      await reader?.close();
+    }
+    const report = buildReport(docs);
+    log(`evaluated ${docs.length} documents in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(json ? JSON.stringify(report, null, 2) : printReport(report, verbose));
+  } finally {
+    for (const t of temp) await rm(t, { recursive: true, force: true });
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

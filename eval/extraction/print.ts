@@ -1,0 +1,58 @@
+// The eval report as text tables.
+
+import type { Cell, GroupRow, LineSummary, Report } from './report.ts';
+import { BANDS, HEADER_FIELDS } from './score.ts';
+
+const pct = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(digits)}%`);
+const SHORT: Record<string, string> = { vendorName: 'vendor', invoiceNumber: 'number', invoiceDate: 'date', dueDate: 'due', subtotal: 'subtot', tax: 'tax', total: 'total', currency: 'curr' };
+
+function linesLine(s: LineSummary): string {
+  return (
+    `  ${'lineItems'.padEnd(20)} mean match ${pct(s.meanMatchRate)}, every line matched ${pct(s.allLinesMatched)} of ${s.documents}; ` +
+    `lines ${s.matchedLines}/${s.expectedLines} matched, precision ${pct(s.precision)} (${s.extractedLines} extracted); ` +
+    `of matched: quantity ${pct(s.quantityAccuracy)}, unit price ${pct(s.unitPriceAccuracy)}`
+  );
+}
+
+function groupTable(title: string, rows: GroupRow[]): string[] {
+  if (!rows.length) return [];
+  const fields = HEADER_FIELDS.filter((f) => rows.some((r) => r.fields[f]));
+  const head = [title.padEnd(20), 'docs'.padStart(5), 'header'.padStart(7), ...fields.map((f) => SHORT[f]!.padStart(7)), 'lines'.padStart(7), 'all-ln'.padStart(7)];
+  const out = [head.join(' ')];
+  const cellPct = (c: Cell | undefined) => (c ? pct(c.accuracy, 0) : '-').padStart(7);
+  for (const r of rows) {
+    out.push([`  ${r.key}`.padEnd(20), String(r.documents).padStart(5), pct(r.header.accuracy).padStart(7), ...fields.map((f) => cellPct(r.fields[f])),
+      pct(r.lines?.meanMatchRate, 0).padStart(7), pct(r.lines?.allLinesMatched, 0).padStart(7)].join(' '));
+  }
+  return out;
+}
+
+export function printReport(report: Report, verbose: boolean): string {
+  const rows: string[] = [];
+  for (const [kind, fs] of Object.entries(report.fields)) {
+    const count = Object.values(fs).reduce((m, c) => Math.max(m, c.n), 0);
+    rows.push(`${kind}s (${report.documents ? count : 0} labelled)${' '.repeat(4)}right/n   accuracy`);
+    for (const [f, c] of Object.entries(fs)) rows.push(`  ${f.padEnd(20)} ${`${c.correct}/${c.n}`.padStart(9)} ${pct(c.accuracy).padStart(9)}`);
+    const h = report.header[kind as keyof typeof report.header];
+    if (h) rows.push(`  ${'header (pooled)'.padEnd(20)} ${`${h.correct}/${h.n}`.padStart(9)} ${pct(h.accuracy).padStart(9)}`);
+    const s = report.lineItems[kind as keyof typeof report.lineItems];
+    if (s) rows.push(linesLine(s));
+  }
+  if (report.byLanguage.length || report.byLayout.length) rows.push('', ...groupTable('by language', report.byLanguage), '', ...groupTable('by layout family', report.byLayout));
+  for (const [kind, cal] of Object.entries(report.calibration)) {
+    if (!cal.length) continue;
+    rows.push('', `calibration, ${kind}s: accuracy by confidence band (right/n); only values the engine returned count`);
+    rows.push(['  '.padEnd(22), ...BANDS.map((b) => b.name.padStart(18))].join(''));
+    for (const r of cal) {
+      rows.push([`  ${r.name}`.padEnd(22), ...BANDS.map((b) => {
+        const c = r.bands[b.name]!;
+        return (c.n ? `${pct(c.accuracy, 0)} (${c.correct}/${c.n})` : '-').padStart(18);
+      })].join(''));
+    }
+  }
+  rows.push('', 'latency per page (read + understand)');
+  for (const [k, v] of Object.entries(report.latencyMsPerPage)) rows.push(`  ${k.padEnd(22)} pages ${String(v.pages).padStart(4)}  p50 ${v.p50} ms  p95 ${v.p95} ms`);
+  if (report.readFailures) rows.push(`read failures: ${report.readFailures}`);
+  if (verbose) rows.push('', 'failures:', ...report.failures.map((f) => `  ${f}`));
+  return rows.join('\n');
+}

@@ -1,0 +1,51 @@
+// One invoice's reading context, computed once: lines, languages, number and date habits, and the labels of
+// every line (field, languages, strength, offsets).
+import { detectLanguages, languageData, type LangCode } from '../lang/index.ts';
+import { columnMatcher, labelMatcher, type ColumnKind, type Hit, type LabelField } from '../lang/vocab.ts';
+import type { PageText } from '../types.ts';
+import { detectDecimalSeparator, type DecimalSeparator } from './amounts.ts';
+import { inferDayFirst } from './dates.ts';
+import { documentLines, type Line } from './layout.ts';
+
+export interface InvoiceDoc {
+  pages: PageText[];
+  lines: Line[];
+  text: string;
+  /** Detected languages, best first (several when close). */
+  langs: LangCode[];
+  dec: DecimalSeparator | undefined;
+  dayFirst: boolean;
+  /** Label hits per line (same index as `lines`). */
+  hits: Hit<LabelField>[][];
+  /** Column-header hits per line. */
+  columnHits: Hit<ColumnKind>[][];
+  /** Median line height: the unit of vertical distances. */
+  lineHeight: number;
+}
+
+export function readDoc(pages: PageText[]): InvoiceDoc {
+  const lines = documentLines(pages);
+  const text = lines.map((l) => l.text).join('\n');
+  const { langs } = detectLanguages(text);
+  const primary = languageData(langs[0]!);
+  const labels = labelMatcher();
+  const columns = columnMatcher();
+  const heights = lines.map((l) => l.height).sort((a, b) => a - b);
+  return {
+    pages,
+    lines,
+    text,
+    langs,
+    dec: detectDecimalSeparator(text, primary.decimal),
+    dayFirst: inferDayFirst(text, langs),
+    hits: lines.map((l) => labels.find(l.text)),
+    columnHits: lines.map((l) => columns.find(l.text)),
+    lineHeight: heights[Math.floor(heights.length / 2)] ?? 10,
+  };
+}
+
+/** How much a label counts: strong labels 3, generic ones 1.2; a label of none of the document's languages less. */
+export function labelWeight(doc: InvoiceDoc, hit: Hit<LabelField>): number {
+  const own = hit.langs.some((l) => doc.langs.includes(l));
+  return (hit.weak ? 1.2 : 3) * (own ? 1 : 0.75);
+}

@@ -1,0 +1,149 @@
+// The invoice's issuer, by evidence: the letterhead at the top of the first page, a seller label, a legal form
+// (GmbH, SARL, S.L., B.V., Ltd…), the sender line over the address window, the block that holds the issuer's VAT id
+// or IBAN, the registered name repeated in the footer, a web or mail domain that spells the name. Never a country,
+// a street or city line, a contact line, a label, or a line of the buyer's block.
+import { LANGUAGES } from '../lang/index.ts';
+import { anyPhrase, fold, type LabelField } from '../lang/vocab.ts';
+import type { InvoiceDoc } from './doc.ts';
+import { spanX, type Line } from './layout.ts';
+
+export interface Seller {
+  name: string | null;
+  confidence: number;
+  /** Evidence behind the name (for tests and tuning). */
+  why: string[];
+}
+
+let forms: RegExp | null = null;
+let countries: Set<string> | null = null;
+const legalForm = () => (forms ??= anyPhrase(LANGUAGES.flatMap((l) => [...l.legalForms, 'sdn bhd', 'bhd', 's.a.s.', 'srl'])));
+const countryNames = () => (countries ??= new Set(LANGUAGES.flatMap((l) => l.countries).map(key)));
+function key(s: string): string {
+  return fold(s).replace(/[^a-z0-9ßøæœ]+/g, ' ').trim();
+}
+
+const POSTCODE_CITY = /(?:^|[\s,])(?:[A-Z]{1,2}[- ]?)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b\d{4}\s?[A-Z]{2}\b|\b[A-Z]{2}\s\d{5}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/u;
+const STREET = /\d+\s*[a-z]?\s*$|^\d+[a-z]?\s|(?<![\p{L}])(stra(ss|ß)e|str\.|weg|allee|platz|gasse|ring|damm|rue|avenue|av\.|boulevard|bd|chemin|place|calle|c\/|avda|plaza|paseo|via|viale|piazza|corso|straat|laan|plein|gracht|kade|rua|avenida|travessa|largo|street|st\.|road|rd\.|lane|drive|suite|floor|p\.?o\.? box|postfach|apartado|casella postale)(?![\p{L}])|\p{L}(stra(ss|ß)e|str\.|weg|straat|gasse|allee|laan|gracht)(?![\p{L}])/iu;
+const CONTACT = /@|www\.|https?:|\b(tel|phone|fax|mobil|mobile|e-?mail|telefon|téléphone|tél|teléfono|telefono|telefoon)\b|\+\d{2}\s?\d/iu;
+
+/** Runs of a line that may hold a name: split at wide gaps and at "·", "|", " – " separators. */
+function runs(line: Line): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
+  const re = /\s{3,}|\s[·•|–—]\s|\s-\s/g;
+  let from = 0;
+  for (const m of [...line.text.matchAll(re), null]) {
+    const end = m ? m.index : line.text.length;
+    const text = line.text.slice(from, end);
+    const lead = text.length - text.trimStart().length;
+    if (text.trim()) out.push({ text: text.trim(), at: from + lead });
+    if (m) from = m.index + m[0].length;
+  }
+  return out;
+}
+
+/** Cuts what follows a legal form in the same run ("Kraxi GmbH, Flugzeugallee 17" → "Kraxi GmbH"). */
+function cutAfterForm(text: string): string {
+  const m = legalForm().exec(fold(text));
+  if (!m) return text;
+  const end = m.index + m[0].length;
+  const rest = text.slice(end);
+  return /^\s*[,(]|\s+\d/.test(rest) ? text.slice(0, end).replace(/[\s,]+$/, '') : text;
+}
+
+const labelsIn = (doc: InvoiceDoc, line: Line, from: number, to: number, fields?: LabelField[]) =>
+  doc.hits[line.index]!.filter((h) => h.start < to && h.end > from && !h.weak && (!fields || fields.includes(h.field)));
+
+export function pickSeller(doc: InvoiceDoc): Seller {
+  const page1 = doc.lines.filter((l) => l.page === doc.lines[0]?.page);
+  if (!page1.length) return { name: null, confidence: 0, why: [] };
+  const top = Math.min(...page1.map((l) => l.y));
+  const span = Math.max(1, Math.max(...page1.map((l) => l.y + l.height)) - top);
+  const h = doc.lineHeight;
+  const xOf = (l: Line, at: number) => spanX(l, at, at + 1).x0;
+  // Blocks under a buyer label (same column, until a gap), and under a sender line over an address window.
+  // Runs ("line:offset") of the buyer's block.
+  const buyerBlock = new Set<string>();
+  const senderRuns = new Set<string>();
+  const block = (from: Line, x: number, n: number) => {
+    let prev = from;
+    for (const l of page1.filter((l) => l.y > from.y).slice(0, n)) {
+      if (l.y - (prev.y + prev.height) > h * 1.6) break;
+      const mine = runs(l).filter((r) => Math.abs(xOf(l, r.at) - x) < h * 3);
+      if (!mine.length) break;
+      for (const r of mine) buyerBlock.add(`${l.index}:${r.at}`);
+      prev = l;
+    }
+  };
+  // A generic label ("From", "To") counts when it stands alone in its run, as labels do.
+  const labelLike = (l: Line, hit: { start: number; end: number; weak: boolean }) =>
+    !hit.weak || runs(l).some((r) => r.at === hit.start && /^\p{L}+\s*:?$/u.test(r.text));
+  const sellerLabels: { y: number; x: number; line: Line }[] = [];
+  for (const l of page1) {
+    for (const hit of doc.hits[l.index]!) {
+      if (!labelLike(l, hit)) continue;
+      const x = spanX(l, hit.start, hit.end).x0;
+      if (hit.field === 'buyer') {
+        for (const r of runs(l)) if (r.at <= hit.start && hit.start < r.at + r.text.length) buyerBlock.add(`${l.index}:${r.at}`);
+        block(l, x, 6);
+      } else if (hit.field === 'seller') sellerLabels.push({ y: l.y, x, line: l });
+    }
+    // "Muster GmbH · Industriestr. 12 · 70565 Stuttgart": a one-line sender over the recipient's address.
+    const rs = runs(l);
+    if (rs.length >= 2 && rs.some((r) => POSTCODE_CITY.test(r.text)) && legalForm().test(fold(rs[0]!.text)) && l.height <= h * 1.05) {
+      senderRuns.add(key(cutAfterForm(rs[0]!.text)));
+      block(l, l.x, 6);
+    }
+  }
+  const all = doc.lines.map((l) => key(l.text)).join('\n');
+  const domains = [...doc.text.matchAll(/(?:@|www\.)([a-z0-9-]{3,})\./gi)].map((m) => m[1]!.toLowerCase().replace(/-/g, ''));
+  const taxIdLines = doc.lines.filter((l) => labelsIn(doc, l, 0, l.text.length, ['taxId']).length);
+  const cands: { name: string; score: number; why: string[] }[] = [];
+  for (const line of doc.lines) {
+    const rel = (line.y - top) / span;
+    const footer = line.page === page1[0]!.page ? rel > 0.8 : true;
+    if (line.page !== page1[0]!.page && !footer) continue;
+    for (const r of runs(line)) {
+      const name = cutAfterForm(r.text.replace(/^logo\s+|^(von|from|de|vendeur|seller|supplier|lieferant)\s*:\s*/i, '')).replace(/[\s,;:|]+$/, '');
+      const k = key(name);
+      const letters = name.replace(/[^\p{L}]/gu, '').length;
+      if (letters < 2 || letters / name.length < 0.5 || k.length < 2) continue;
+      if (countryNames().has(k) || CONTACT.test(name) || POSTCODE_CITY.test(name) || STREET.test(name)) continue;
+      if (labelsIn(doc, line, r.at, r.at + r.text.length).some((x) => x.field !== 'seller' && x.field !== 'taxId')) continue;
+      // Column headers ("Quantity   Price") are no names either (a stray "U." of "S.L.U." does not make one).
+      const inRun = doc.columnHits[line.index]!.filter((c) => !c.weak && c.start >= r.at && c.end <= r.at + r.text.length);
+      if (inRun.reduce((n, c) => n + c.end - c.start, 0) >= r.text.length * 0.5) continue;
+      const form = legalForm().test(fold(name));
+      // A run with digits is a page number, a reference or an address unless a legal form makes it a name.
+      if (/\d/.test(name) && !form) continue;
+      if (!form && rel > 0.6 && !footer) continue;
+      const why: string[] = [];
+      let s = 0;
+      const add = (n: number, w: string) => {
+        s += n;
+        why.push(w);
+      };
+      if (form) add(3, 'legal form');
+      if (line.page === page1[0]!.page && rel < 0.15) add(2, 'letterhead');
+      else if (line.page === page1[0]!.page && rel < 0.3) add(1, 'upper page');
+      if (line.height > h * 1.3) add(1.5, 'large type');
+      if (senderRuns.has(k)) add(3, 'sender line');
+      if (k.length >= 4 && all.split(k).length > 2) add(1.5, 'repeated');
+      if (footer && form) add(0.5, 'footer name');
+      const x = xOf(line, r.at);
+      if (sellerLabels.some((l) => l.line !== line && l.y < line.y && line.y - l.y < h * 4 && Math.abs(l.x - x) < h * 4)) add(3, 'seller label');
+      if (taxIdLines.some((l) => l.page === line.page && l.y > line.y && l.y - line.y < h * 8 && Math.abs(l.x - x) < h * 4)) add(1, 'tax id below');
+      const words = k.split(' ').filter((w) => w.length >= 3);
+      if (domains.some((d) => words.some((w) => d.startsWith(w) || w.startsWith(d)))) add(4, 'domain');
+      if (buyerBlock.has(`${line.index}:${r.at}`)) add(-6, 'buyer block');
+      if (/^\p{Lu}[\p{L}'’&.-]*$/u.test(name) && !form && words.length <= 1) add(-0.5, 'single word');
+      if (line.confidence < 60) add(-1, 'low OCR');
+      cands.push({ name, score: s, why });
+    }
+  }
+  cands.sort((a, b) => b.score - a.score);
+  const [best, second] = cands;
+  if (!best || best.score <= 0) return { name: null, confidence: 0, why: [] };
+  const margin = best.score - (second && key(second.name) !== key(best.name) ? second.score : 0);
+  const confidence = Math.round(Math.min(95, 30 + best.score * 6 + Math.min(margin, 4) * 5));
+  return { name: best.name, confidence, why: best.why };
+}

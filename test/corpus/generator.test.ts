@@ -1,0 +1,81 @@
+// The generated corpus is an instrument: the same seed must give the same documents, its ground truth must add up,
+// and what the truth says must be printed on the page (readable from the text layer, nothing off the page or drawn
+// over other text).
+
+import { describe, expect, it } from 'vitest';
+import { formatters } from '../../corpus/design.ts';
+import { generateDocument, planCorpus } from '../../corpus/generate.ts';
+import { LAYOUTS } from '../../corpus/layouts.ts';
+import { LANGUAGES } from '../../corpus/locales/index.ts';
+import { openPdf } from '../../src/extraction/pdf-text.ts';
+
+const cents = (n: number) => Math.round(n * 100);
+/** Words without case, accents or punctuation. */
+const words = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+
+/** The text layer as lines (words of about the same baseline, left to right). */
+async function textLines(pdf: Uint8Array): Promise<string[]> {
+  const doc = await openPdf(pdf);
+  const lines: string[] = [];
+  try {
+    for (let p = 1; p <= doc.numPages; p++) {
+      const words = [...(await doc.readTextPage(p)).words].sort((a, b) => a.y - b.y || a.x - b.x);
+      let cur: typeof words = [];
+      for (const w of words) {
+        if (cur.length && Math.abs(w.y - cur[0]!.y) > 2) (lines.push(cur.sort((a, b) => a.x - b.x).map((x) => x.text).join(' ')), (cur = []));
+        cur.push(w);
+      }
+      if (cur.length) lines.push(cur.sort((a, b) => a.x - b.x).map((x) => x.text).join(' '));
+    }
+  } finally {
+    await doc.close();
+  }
+  return lines;
+}
+
+describe('corpus generator', () => {
+  it('gives the same bytes and ground truth for the same seed', async () => {
+    const [doc] = planCorpus({ seed: 5, count: 1, layouts: ['multi-page'] });
+    const a = await generateDocument(5, doc!);
+    const b = await generateDocument(5, doc!);
+    expect(Buffer.compare(a.pdf, b.pdf)).toBe(0);
+    expect(a.entry).toEqual(b.entry);
+    const other = await generateDocument(6, doc!);
+    expect(other.entry.expected).not.toEqual(a.entry.expected);
+  });
+
+  it('covers every language and layout family in 91 documents, with consistent totals printed on the page', async () => {
+    const plan = planCorpus({ seed: 11, count: LANGUAGES.length * LAYOUTS.length });
+    expect(new Set(plan.map((d) => `${d.language}/${d.layout}`)).size).toBe(91);
+    for (const doc of plan) {
+      const { pdf, entry, truth: t, faults } = await generateDocument(11, doc);
+      const where = `${entry.file}`;
+      expect(faults, where).toEqual([]);
+      // Arithmetic, in cents.
+      const items = t.lines.reduce((s, l) => s + cents(l.amount), 0);
+      expect(items, where).toBe(cents(t.itemsTotal));
+      const adjusted = items + t.adjustments.reduce((s, a) => s + (a.kind === 'charge' ? 1 : -1) * cents(a.amount), 0);
+      expect(adjusted, where).toBe(cents(t.subtotal));
+      for (const x of t.taxes) expect(cents(x.tax), where).toBe(Math.round(cents(x.base) * x.rate));
+      expect(cents(t.subtotal) + cents(t.tax), where).toBe(cents(t.total));
+      expect(cents(t.total) - cents(t.prepaid), where).toBe(cents(t.amountDue));
+      expect(entry.expected.lineItems.reduce((s, l) => s + cents(l.amount), 0), where).toBe(items);
+      expect(entry.expected.invoiceDate, where).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // Printed: the number as given, every word of the seller's name, and the amounts.
+      const lines = await textLines(new Uint8Array(pdf));
+      const text = lines.join('\n');
+      expect(text, where).toContain(entry.expected.invoiceNumber);
+      const f = formatters(t);
+      expect(text, `${where}: date`).toContain(f.date(t.date));
+      if (t.due.kind === 'date') expect(text, `${where}: due date`).toContain(f.date(t.due.date));
+      const printedWords = new Set(words(text));
+      for (const token of words(entry.expected.vendorName)) expect(printedWords.has(token), `${where}: vendor word ${token}`).toBe(true);
+      const digitLines = lines.map((l) => l.replace(/\D/g, ''));
+      const printed = (n: number) => digitLines.some((l) => l.includes(String(Math.abs(cents(n)))));
+      expect(printed(t.total), `${where}: total`).toBe(true);
+      expect(printed(t.subtotal), `${where}: subtotal`).toBe(true);
+      if (t.taxes.length === 1) expect(printed(t.tax), `${where}: tax`).toBe(true);
+      for (const l of t.lines) expect(printed(l.amount), `${where}: line ${l.description}`).toBe(true);
+    }
+  }, 120_000);
+});
