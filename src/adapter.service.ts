@@ -120,7 +120,7 @@ export function createAdapterService(
     const bytes = await fetcher.fetch(source);
     let fileType: FileType;
     try {
-      fileType = sniffFileType(bytes);
+      fileType = sniffFileType(bytes, documentType);
     } catch (err) {
       if (err instanceof UnsupportedFileError) throw InvalidInput.field(field, `is not a supported document: ${err.message}`);
       throw err;
