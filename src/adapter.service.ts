@@ -158,6 +158,7 @@ export function createAdapterService(
             currency: inv.currency,
             extractionConfidence: round2(inv.confidence),
             fieldConfidences: inv.fieldConfidences,
+            source: inv.source,
             lineItems,
             costCategories: [...new Set(lineItems.map((l) => l.costCategory))],
           } as Record<string, unknown>;

@@ -39,7 +39,9 @@ export function sniffFileType(bytes: Uint8Array, kind?: DocumentKind): FileType 
   const einvoice = sniffEInvoiceXml(headText(bytes));
   if (einvoice && kind === 'invoice') return 'xml';
   if (einvoice && kind === 'receipt') {
-    throw new UnsupportedFileError(`an e-invoice XML file (${einvoice.toUpperCase()}) is accepted for invoices only: a receipt must be a ${ACCEPTED} file`);
+    throw new UnsupportedFileError(
+      `unsupported file type for a receipt (it is an e-invoice XML file, ${einvoice.toUpperCase()}): e-invoices are accepted as invoices only; a receipt must be a ${ACCEPTED} file`,
+    );
   }
   let looks = describe(bytes);
   if (looks === 'XML' && kind === 'invoice') looks = 'XML that is not a CII or UBL invoice';

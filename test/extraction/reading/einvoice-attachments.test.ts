@@ -133,6 +133,6 @@ describe('an e-invoice XML file', () => {
 
   it('is refused as a receipt, naming what a receipt may be', async () => {
     await expect(reader.read(new TextEncoder().encode(ciiXml(spec)), 'receipt')).rejects.toThrow(UnsupportedFileError);
-    await expect(reader.read(new TextEncoder().encode(ciiXml(spec)), 'receipt')).rejects.toThrow(/accepted for invoices only/);
+    await expect(reader.read(new TextEncoder().encode(ciiXml(spec)), 'receipt')).rejects.toThrow(/e-invoices are accepted as invoices only/);
   });
 });

@@ -60,7 +60,9 @@ describe('sniffFileType', () => {
     // A byte-order mark, comments and a UTF-16 encoding do not hide it.
     expect(sniffFileType(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`<!-- exported -->\n${ciiXml(kitchenSupplyEInvoice).replace(/^<\?xml[^>]*>/, '')}`)]), 'invoice')).toBe('xml');
     expect(sniffFileType(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(ublXml(kitchenSupplyEInvoice), 'utf16le')]), 'invoice')).toBe('xml');
-    expect(sniffError(cii, 'receipt').message).toBe('an e-invoice XML file (CII) is accepted for invoices only: a receipt must be a PDF, JPEG, PNG or WEBP file');
+    expect(sniffError(cii, 'receipt').message).toBe(
+      'unsupported file type for a receipt (it is an e-invoice XML file, CII): e-invoices are accepted as invoices only; a receipt must be a PDF, JPEG, PNG or WEBP file',
+    );
     // Without a kind (nothing that reads XML asked for it), XML stays unsupported.
     expect(sniffError(cii).message).toMatch(/only PDF, JPEG, PNG or WEBP files are accepted/);
   });
