@@ -18,6 +18,9 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 /** Embedded files looked at per document, and their decoded bytes in all. */
 const MAX_FILES = 32;
 const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
+/** Places the name `/EmbeddedFile` is looked at (a hostile file may repeat it everywhere), and how far around one. */
+const MAX_MATCHES = 128;
+const WINDOW = 64 * 1024;
 
 /** The names the ZUGFeRD, Factur-X and XRechnung specifications give the invoice attachment. */
 const E_INVOICE_NAMES = new Set(['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'order-x.xml']);
@@ -37,7 +40,8 @@ export function scanEmbeddedFiles(pdf: Uint8Array): ScannedFile[] | null {
   const out: ScannedFile[] = [];
   let total = 0;
   const TYPE = '/EmbeddedFile';
-  for (let at = buf.indexOf(TYPE); at >= 0 && out.length < MAX_FILES && total < MAX_TOTAL_BYTES; at = buf.indexOf(TYPE, at + 1)) {
+  let matches = 0;
+  for (let at = buf.indexOf(TYPE); at >= 0 && out.length < MAX_FILES && total < MAX_TOTAL_BYTES && matches++ < MAX_MATCHES; at = buf.indexOf(TYPE, at + 1)) {
     // `/EmbeddedFiles` (the name tree's key) is another name.
     if (isNameChar(buf[at + TYPE.length])) continue;
     const stream = streamAround(buf, at);
@@ -51,14 +55,16 @@ export function scanEmbeddedFiles(pdf: Uint8Array): ScannedFile[] | null {
 
 /** The dictionary text and the raw data of the stream object whose dictionary holds position `at`. */
 function streamAround(buf: Buffer, at: number): { dict: string; data: Buffer } | null {
-  const objAt = buf.lastIndexOf(' obj', at);
-  const kw = buf.indexOf('stream', at);
-  const endobj = buf.indexOf('endobj', at);
-  if (objAt < 0 || kw < 0 || (endobj >= 0 && endobj < kw) || kw - objAt > 64 * 1024) return null;
-  const dict = buf.toString('latin1', objAt, kw);
-  let start = kw + 'stream'.length;
-  if (buf[start] === 0x0d) start++;
-  if (buf[start] === 0x0a) start++;
+  // The dictionary is near: look back and ahead within a window, never across the whole file.
+  const before = Math.max(0, at - WINDOW);
+  const back = buf.subarray(before, at).lastIndexOf(' obj');
+  const ahead = buf.toString('latin1', at, Math.min(buf.length, at + WINDOW));
+  // The keyword follows the dictionary's end (`/Subtype /application#2Foctet-stream` is not it).
+  const kw = />>\s*stream(\r\n|\n|\r)/.exec(ahead);
+  const endobj = ahead.indexOf('endobj');
+  if (back < 0 || !kw || (endobj >= 0 && endobj < kw.index)) return null;
+  const dict = buf.toString('latin1', before + back, at + kw.index + 2);
+  const start = at + kw.index + kw[0].length;
   // A direct /Length is trusted when `endstream` follows it; otherwise (indirect or wrong) the keyword ends the data.
   const length = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict);
   if (length) {
