@@ -4,8 +4,9 @@
 // e-invoice does not carry (a MINIMUM profile has no lines, many have no due date) come from the text.
 //
 // The e-invoice is not used — the caller falls back to the visible text — when it could not be read, when its own
-// totals do not add up, or when the document's text layer shows neither its invoice number nor its total (it
-// describes another document). An uploaded XML file has no visible text: its values stand alone.
+// totals do not add up, or when the document's text layer reads another invoice number and another total and
+// prints neither of the e-invoice's (it describes another document; a garbled text layer that reads no number or
+// total does not count). An uploaded XML file has no visible text: its values stand alone.
 import type { DeliveredInvoice, ExtractedInvoiceFields, FieldConfidences, PageText } from '../types.ts';
 import { compactOf, printedText, type PrintedText, spacedOf } from './printed.ts';
 import type { EInvoice, EInvoiceReading } from './types.ts';
@@ -20,8 +21,6 @@ const ALONE = 95;
 const CONTRADICTED = { default: 70, vendorName: 80 } as const;
 /** Values of an e-invoice whose sums do not add up (kept only when there is no text to fall back on). */
 const INCONSISTENT = 60;
-/** Words a text layer must have before "neither the number nor the total is printed" means another document. */
-const MIN_WORDS_TO_REJECT = 20;
 
 export interface FromEInvoice {
   /** Null: use the visible text (the notes say why). */
@@ -46,15 +45,12 @@ export function fromEInvoice(reading: EInvoiceReading, text: ExtractedInvoiceFie
   if (visible && e.totalsProblems.length) {
     return { invoice: null, notes: [`${name} is inconsistent (${e.totalsProblems.join('; ')}); values come from the visible text`] };
   }
-  const textLayer = pages.length > 0 && pages.every((p) => p.source === 'text-layer');
-  const numberShown = e.invoiceNumber !== null && shown('invoiceNumber', e.invoiceNumber, printed);
-  const totalShown = e.total !== null && shown('total', e.total, printed);
-  if (textLayer && printed.words >= MIN_WORDS_TO_REJECT && !numberShown && !totalShown) {
-    const what = [e.invoiceNumber && `its number ${e.invoiceNumber}`, e.total !== null && `its total ${money(e.total)}`].filter(Boolean).join(' nor ');
+  const t = closest(e, text);
+  if (aboutAnotherDocument(e, t, pages, printed)) {
+    const what = `its number ${e.invoiceNumber} nor its total ${money(e.total!)}`;
     return { invoice: null, notes: [`${name} does not match the visible document (neither ${what} is printed on it); values come from the visible text`] };
   }
 
-  const t = closest(e, text);
   const notes = [`values come from ${name} (${e.syntax.toUpperCase()}${e.profile ? `, ${e.profile}` : ''})`];
   const fieldConfidences: FieldConfidences = {};
   const values: Partial<Record<Field, string | number | null>> = {};
@@ -68,7 +64,10 @@ export function fromEInvoice(reading: EInvoiceReading, text: ExtractedInvoiceFie
       continue;
     }
     values[f] = mine;
-    if (!visible) fieldConfidences[f] = AMOUNTS.has(f) && e.totalsProblems.length ? INCONSISTENT : ALONE;
+    // Kept only where there is no text to fall back on.
+    const doubtful = AMOUNTS.has(f) && e.totalsProblems.length > 0;
+    if (doubtful) fieldConfidences[f] = INCONSISTENT;
+    else if (pages.length === 0) fieldConfidences[f] = ALONE;
     else if (same(f, mine, theirs) || shown(f, mine, printed)) fieldConfidences[f] = AGREES;
     else if (theirs === null) fieldConfidences[f] = UNCONFIRMED;
     else {
@@ -80,7 +79,7 @@ export function fromEInvoice(reading: EInvoiceReading, text: ExtractedInvoiceFie
 
   const xmlLines = e.lineItems.length > 0;
   const lineItems = xmlLines ? e.lineItems : (t?.lineItems ?? []);
-  fieldConfidences.lineItems = xmlLines ? (e.linesProblem ? INCONSISTENT : visible ? AGREES - 4 : ALONE) : (t?.fieldConfidences.lineItems ?? 0);
+  fieldConfidences.lineItems = xmlLines ? (e.linesProblem ? INCONSISTENT : ALONE) : (t?.fieldConfidences.lineItems ?? 0);
   if (e.linesProblem) notes.push(`${name}'s lines do not add up: ${e.linesProblem}`);
   if (e.creditNote) notes.push(`${name} is a credit note (type ${e.typeCode ?? e.syntax.toUpperCase() + ' CreditNote'}): its amounts are recorded as negative`);
   if (e.amountDue !== null && e.total !== null && Math.abs(e.amountDue - e.total) > 0.005) {
@@ -105,6 +104,17 @@ export function fromEInvoice(reading: EInvoiceReading, text: ExtractedInvoiceFie
     },
     notes,
   };
+}
+
+/**
+ * The text layer reads another invoice: the text engine found a number and a total, both differ from the
+ * e-invoice's, and neither of the e-invoice's is printed anywhere. OCR'd pages never decide it (OCR misreads).
+ */
+function aboutAnotherDocument(e: EInvoice, t: ExtractedInvoiceFields | null, pages: PageText[], printed: PrintedText): boolean {
+  if (!t || pages.length === 0 || pages.some((p) => p.source !== 'text-layer')) return false;
+  if (e.invoiceNumber === null || e.total === null || t.invoiceNumber === null || t.total === null) return false;
+  if (same('invoiceNumber', e.invoiceNumber, t.invoiceNumber) || same('total', e.total, t.total)) return false;
+  return !shown('invoiceNumber', e.invoiceNumber, printed) && !shown('total', e.total, printed);
 }
 
 /** Of the text engine's invoices (a split may give several), the one about this e-invoice. */

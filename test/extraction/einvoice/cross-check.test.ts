@@ -112,6 +112,13 @@ describe('an e-invoice checked against the visible text', () => {
     expect(notes[0]).toMatch(/does not match the visible document \(neither its number FX-2026-0417 nor its total .* is printed on it\)/);
   });
 
+  test('a garbled text layer (glyphs without Unicode) that reads no number or total does not set the e-invoice aside', () => {
+    const garbled = page(Array.from({ length: 12 }, () => '\u0003\u0011 \u0014\u0015 ÿþ ýü'));
+    const { invoice } = fromEInvoice(reading(), [textReading({ invoiceNumber: null, total: null, vendorName: 'ÿþ ýü' })], [garbled]);
+    expect(invoice).toMatchObject({ source: 'e-invoice', total: t.grandTotal });
+    expect(invoice!.fieldConfidences).toMatchObject({ invoiceNumber: 90, total: 90 });
+  });
+
   test('on OCR-read pages an unconfirmed e-invoice is still used (OCR may have misread it)', () => {
     const ocr = page(['Nordhafen Gastro Supp1y', 'Rechnung FX-2O26-O417', ...Array.from({ length: 10 }, () => 'lorem ipsum'), 'Summe 3O1,27'], 'ocr');
     expect(fromEInvoice(reading(), [], [ocr]).invoice?.source).toBe('e-invoice');
