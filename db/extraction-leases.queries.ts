@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { InvoiceRow } from './invoices.queries.ts';
-import type { DB, Tier, UsageChannel } from './types.ts';
+import type { DB, DocumentsTable, Tier, UsageChannel } from './types.ts';
 
 // Leases on `processing` invoices (who is extracting them, until when) and the temporary blobs they read.
 // Times come from the database's clock, so instances with skewed clocks agree on when a lease ran out.
@@ -87,7 +87,7 @@ export async function releaseLease(db: Kysely<DB>, owner: string, invoiceId: str
 export interface UploadedDocument {
   id: string;
   tenantId: string;
-  fileType: 'pdf' | 'jpeg' | 'png' | 'webp';
+  fileType: DocumentsTable['fileType'];
   blobKey: string | null;
   blobTemporary: boolean;
   apiKeyId: string | null;

@@ -73,12 +73,14 @@ type Decimal = ColumnType<string, number | null | undefined, number | null>;
 
 export type DocumentKind = 'invoice' | 'receipt';
 export type ExtractionStatus = 'processing' | 'processed' | 'failed';
+/** Where a processed invoice's values came from: its e-invoice data, its PDF text layer, or OCR. */
+export type InvoiceSource = 'e-invoice' | 'text' | 'ocr';
 
 export interface DocumentsTable {
   id: Generated<string>;
   tenantId: string;
   kind: DocumentKind;
-  fileType: 'pdf' | 'jpeg' | 'png' | 'webp';
+  fileType: 'pdf' | 'jpeg' | 'png' | 'webp' | 'xml';
   mimeType: string;
   sizeBytes: number;
   sha256: string;
@@ -113,6 +115,8 @@ export interface InvoicesTable {
   currency: string | null;
   extractionConfidence: Decimal | null;
   fieldConfidences: Json;
+  /** Null while processing, when failed, and for invoices recorded before it was kept. */
+  source: InvoiceSource | null;
   pages: ColumnType<number[], number[] | undefined, number[]>;
   createdAt: Timestamp;
   processedAt: Timestamp | null;

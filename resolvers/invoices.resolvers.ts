@@ -39,6 +39,8 @@ export const invoiceResolvers = {
       return { invoice: invoices[0], splitInvoices: invoices.slice(1), invoices };
     },
   },
+  // GraphQL names cannot hold a hyphen: the enum value e_invoice stands for the stored (and REST) 'e-invoice'.
+  InvoiceSource: { e_invoice: 'e-invoice', text: 'text', ocr: 'ocr' },
   Invoice: {
     // An event's snapshot carries its lines; a stored invoice's are loaded (batched).
     lineItems: (invoice: InvoiceParent, _: unknown, ctx: RequestContext) => invoice.lineItems ?? loaders(ctx).invoiceLineItems.load(invoice.id),
@@ -52,5 +54,6 @@ export const invoiceResolvers = {
     fieldConfidences: (invoice: Invoice) =>
       Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])),
     notes: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceNotes.load(invoice.id),
+    source: (invoice: Invoice) => invoice.source ?? null,
   },
 };

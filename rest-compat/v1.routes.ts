@@ -2,6 +2,12 @@ import { InvalidInput } from '../src/errors.ts';
 import { formField, jsonObject, optionalInt, optionalString, requiredFile, requiredText } from './input.ts';
 import type { RestRoute } from './route.ts';
 
+type ExtractedInvoice = { source?: string | null };
+
+/** DESIGN §9 spells the e-invoice source "e-invoice"; GraphQL's enum value cannot hold the hyphen (e_invoice). */
+const restInvoice = <T extends ExtractedInvoice>(invoice: T): T =>
+  invoice.source === 'e_invoice' ? { ...invoice, source: 'e-invoice' } : invoice;
+
 export const v1Routes: RestRoute[] = [
   {
     method: 'GET',
@@ -17,7 +23,7 @@ export const v1Routes: RestRoute[] = [
     family: 'v1',
     operation: 'GetInvoice',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data: { invoice: unknown }) => ({ status: 200, body: data.invoice }),
+    respond: (data: { invoice: ExtractedInvoice }) => ({ status: 200, body: restInvoice(data.invoice) }),
   },
   {
     method: 'POST',
@@ -30,9 +36,9 @@ export const v1Routes: RestRoute[] = [
       storeId: formField(body, 'storeId'),
     }),
     // DESIGN §9: the first invoice of the file, plus the other records of a multi-vendor split.
-    respond: (data: { uploadInvoice: { invoice: object; splitInvoices: object[] } }) => ({
+    respond: (data: { uploadInvoice: { invoice: ExtractedInvoice; splitInvoices: ExtractedInvoice[] } }) => ({
       status: 201,
-      body: { ...data.uploadInvoice.invoice, splitInvoices: data.uploadInvoice.splitInvoices },
+      body: { ...restInvoice(data.uploadInvoice.invoice), splitInvoices: data.uploadInvoice.splitInvoices.map(restInvoice) },
     }),
   },
   {

@@ -120,7 +120,7 @@ export function createAdapterService(
     const bytes = await fetcher.fetch(source);
     let fileType: FileType;
     try {
-      fileType = sniffFileType(bytes);
+      fileType = sniffFileType(bytes, documentType);
     } catch (err) {
       if (err instanceof UnsupportedFileError) throw InvalidInput.field(field, `is not a supported document: ${err.message}`);
       throw err;
@@ -158,6 +158,7 @@ export function createAdapterService(
             currency: inv.currency,
             extractionConfidence: round2(inv.confidence),
             fieldConfidences: inv.fieldConfidences,
+            source: inv.source,
             lineItems,
             costCategories: [...new Set(lineItems.map((l) => l.costCategory))],
           } as Record<string, unknown>;

@@ -17,7 +17,7 @@ import type { DB, DocumentsTable } from '../db/types.ts';
 import { addVendorSpend, upsertVendor } from '../db/vendors.queries.ts';
 import type { Principal } from './auth/authenticate.ts';
 import { type ExtractionLease, LeaseLostError } from './extraction-lease.ts';
-import type { ExtractedInvoiceFields, ExtractedLineItem } from './extraction/types.ts';
+import type { DeliveredInvoice, ExtractedLineItem, InvoiceSource } from './extraction/types.ts';
 import { type Connection, pageRequest, toConnection } from './pagination.ts';
 import type { TenantsService } from './tenants.service.ts';
 import { normalizeVendorName } from './vendor-name.ts';
@@ -48,6 +48,8 @@ export interface Invoice {
   currency: string | null;
   extractionConfidence: number | null;
   fieldConfidences: Record<string, number>;
+  /** Where the values came from (DESIGN §9); null until processed, and for invoices recorded before it was kept. */
+  source: InvoiceSource | null;
   status: 'processing' | 'processed' | 'failed';
   error: string | null;
   pages: number[];
@@ -117,7 +119,7 @@ export function createInvoicesService(
      * Fills the invoice with what extraction found. A document holding several invoices (a multi-vendor PDF)
      * fills the started one with the first and creates one more record per further invoice.
      */
-    async complete(started: Invoice, extracted: readonly ExtractedInvoiceFields[]): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
+    async complete(started: Invoice, extracted: readonly DeliveredInvoice[]): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
       if (extracted.length === 0) throw new Error('complete() needs at least one extracted invoice');
       const { tenantId } = started;
       // Categories first (the categoriser may embed descriptions): the transaction stays short.
@@ -162,6 +164,7 @@ export function createInvoicesService(
             currency: fields.currency,
             extractionConfidence: Math.round(fields.confidence * 100) / 100,
             fieldConfidences: JSON.stringify(fields.fieldConfidences),
+            source: fields.source,
             pages: fields.pages,
             processedAt: new Date(),
             ...ENDED,
@@ -251,6 +254,7 @@ export function resource(invoice: Invoice, lineItems: readonly LineItem[]) {
     currency: invoice.currency,
     extractionConfidence: invoice.extractionConfidence,
     status: invoice.status,
+    source: invoice.source ?? null,
     lineItems,
     costCategories: [...new Set(lineItems.map((l) => l.costCategory))],
     createdAt: invoice.createdAt.toISOString(),
@@ -294,6 +298,7 @@ export function toInvoice(r: InvoiceRow): Invoice {
     currency: r.currency,
     extractionConfidence: num(r.extractionConfidence),
     fieldConfidences: (r.fieldConfidences ?? {}) as Record<string, number>,
+    source: r.source,
     status: r.status,
     error: r.error,
     pages: r.pages,

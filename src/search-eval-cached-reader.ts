@@ -33,7 +33,7 @@ export async function createCachedPagesReader(datasetDir: string, pagesDir: stri
       const cached = byHash.get(sha256(bytes));
       if (!cached) throw new Error(`no cached pages in ${pagesDir} for this document`);
       if (!cached.pages || !cached.fileType) throw new UnreadableDocumentError(cached.error ?? `${cached.file}: no pages in the cache`);
-      return { fileType: cached.fileType, pageCount: cached.pages.length, pages: cached.pages, notes: [] };
+      return { fileType: cached.fileType, pageCount: cached.pages.length, pages: cached.pages, notes: [], einvoice: null };
     },
     close: () => pool.close(),
   };

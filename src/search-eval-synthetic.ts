@@ -110,6 +110,7 @@ export function syntheticInvoiceDocuments(count: number, tenantId: string, seed 
       total: Math.round((subtotal + tax) * 100) / 100,
       currency: pick(CURRENCIES),
       extractionConfidence: 90,
+      source: 'text',
       fieldConfidences: {},
       status: 'processed',
       error: null,

@@ -58,7 +58,7 @@ export function createUploadsService(deps: {
     const { file } = options;
     let fileType: FileType;
     try {
-      fileType = sniffFileType(file.bytes);
+      fileType = sniffFileType(file.bytes, kind);
     } catch (err) {
       if (err instanceof UnsupportedFileError) throw InvalidInput.field('file', err.message);
       throw err;

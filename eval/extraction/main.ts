@@ -1,10 +1,11 @@
 // `npm run eval`: extraction accuracy of the local engine on a labelled folder or on the generated corpus.
 //
-//   npm run eval -- <dir> [--json] [--verbose] [--pages <dir>] [--strip-attachments] [--languages …] [--layouts …]
+//   npm run eval -- <dir> [--json] [--verbose] [--text-only] [--pages <dir>] [--strip-attachments] [--languages …] [--layouts …]
 //   npm run eval -- --corpus [--seed N] [--count M] [--languages de,fr] [--layouts boxed-table,…] [--out <dir>] [--json] [--verbose]
 //
-// <dir> holds manifest.json ([{file, kind, expected, language?, layout?}]). --pages reads pre-read pages
-// (src/extraction/dump-pages.ts) instead of running the reader. --strip-attachments evaluates copies of the PDFs
+// <dir> holds manifest.json ([{file, kind, expected, language?, layout?}]). Invoices are scored as delivered (an
+// e-invoice the document carries first); --text-only scores the visible-text engine alone. --pages reads pre-read
+// pages (src/extraction/dump-pages.ts, the text engine alone) instead of running the reader. --strip-attachments evaluates copies of the PDFs
 // without their embedded files (the e-invoice XML), so the text engine's own figure shows. --corpus generates
 // invoices (corpus/) into --out or a temporary folder (removed afterwards) and evaluates them.
 
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { writeCorpus } from '../../corpus/generate.ts';
 import { corpusOptions, option, tagFilters } from '../../corpus/options.ts';
 import { stripFolder } from '../../corpus/strip-attachments.ts';
+import type { ReadResult } from '../../src/extraction/reader.ts';
 import type { PageText } from '../../src/extraction/types.ts';
 import { printReport } from './print.ts';
 import { buildReport } from './report.ts';
@@ -47,13 +49,15 @@ async function main(argv: string[]) {
       (e) => (!filters.languages || filters.languages.includes(e.language as never)) && (!filters.layouts || filters.layouts.includes(e.layout as never)),
     );
     const reader = pagesDir ? null : (await import('../../src/extraction/reader.ts')).createDocumentReader();
-    const read = async (e: Entry): Promise<PageText[]> => {
+    const textOnly = argv.includes('--text-only');
+    const read = async (e: Entry): Promise<PageText[] | ReadResult> => {
       if (pagesDir) {
         const r = JSON.parse(await readFile(path.join(pagesDir, `${e.file}.json`), 'utf8')) as { pages?: PageText[]; error?: string };
         if (!r.pages) throw new Error(r.error ?? 'no pages');
         return r.pages;
       }
-      return (await reader!.read(new Uint8Array(await readFile(path.join(dir!, e.file))), e.kind)).pages;
+      const r = await reader!.read(new Uint8Array(await readFile(path.join(dir!, e.file))), e.kind);
+      return textOnly ? r.pages : r;
     };
     const t0 = performance.now();
     let docs;

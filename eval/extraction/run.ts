@@ -2,6 +2,8 @@
 
 import { extractInvoiceFields } from '../../src/extraction/fields/invoice.ts';
 import { extractReceiptFields } from '../../src/extraction/fields/receipt.ts';
+import { deliverInvoices } from '../../src/extraction/local.extractor.ts';
+import type { ReadResult } from '../../src/extraction/reader.ts';
 import type { DocumentKind, ExtractedLineItem, PageText } from '../../src/extraction/types.ts';
 import { fieldMatches, HEADER_FIELDS, scoreLines, type Expected, type HeaderField, type LineScore } from './score.ts';
 
@@ -54,9 +56,10 @@ interface Got {
   confidence: number | null;
 }
 
-function understand(kind: DocumentKind, pages: PageText[]): Got {
+/** What a read document gives: as delivered (an e-invoice it carries first) with the reader's result, else the text engine on the pages. */
+function understand(kind: DocumentKind, pages: PageText[], read?: ReadResult): Got {
   if (kind === 'invoice') {
-    const [first] = extractInvoiceFields(pages);
+    const [first] = read ? deliverInvoices(read).invoices : extractInvoiceFields(pages);
     if (!first) return { values: {}, confidences: {}, lineItems: [], confidence: null };
     return { values: first as unknown as Record<HeaderField, unknown>, confidences: first.fieldConfidences, lineItems: first.lineItems, confidence: first.confidence };
   }
@@ -70,10 +73,13 @@ function understand(kind: DocumentKind, pages: PageText[]): Got {
   };
 }
 
-/** Scores one document from its pages (empty pages: nothing could be read). */
-export function scoreDocument(e: Entry, pages: PageText[], error?: string): DocResult {
+/**
+ * Scores one document from its pages (empty pages: nothing could be read). With the reader's whole result an invoice
+ * is scored as delivered (an e-invoice it carries first); with pages alone, the visible-text engine's own reading.
+ */
+export function scoreDocument(e: Entry, pages: PageText[], error?: string, read?: ReadResult): DocResult {
   const t0 = performance.now();
-  const got = understand(e.kind, pages);
+  const got = understand(e.kind, pages, read);
   const perPage = (performance.now() - t0) / Math.max(1, pages.length);
   const fields: DocResult['fields'] = {};
   for (const f of SCORED[e.kind]) {
@@ -102,17 +108,22 @@ export function scoreDocument(e: Entry, pages: PageText[], error?: string): DocR
  * pool was slower here (260 generated invoices: 16.7 s one at a time, 25.7 s two at a time on 2 cores) and would
  * blur the per-page latency.
  */
-export async function evaluate(entries: readonly Entry[], read: (e: Entry) => Promise<PageText[]>): Promise<DocResult[]> {
+/** `read` gives the reader's whole result (scored as delivered) or pages alone (the text engine's own reading). */
+export async function evaluate(entries: readonly Entry[], read: (e: Entry) => Promise<PageText[] | ReadResult>): Promise<DocResult[]> {
   const out: DocResult[] = [];
   for (const e of entries) {
-    let pages: PageText[];
+    let r: PageText[] | ReadResult;
     try {
-      pages = await read(e);
+      r = await read(e);
     } catch (err) {
       out.push(scoreDocument(e, [], `read failed: ${(err as Error).message}`));
       continue;
     }
-    out.push(scoreDocument(e, pages));
+    try {
+      out.push(Array.isArray(r) ? scoreDocument(e, r) : scoreDocument(e, r.pages, undefined, r));
+    } catch (err) {
+      out.push(scoreDocument(e, [], `not delivered: ${(err as Error).message}`));
+    }
   }
   return out;
 }

@@ -9,15 +9,18 @@
 // Cost categories are not a provider's job: the invoices and receipts services categorise every line item the same
 // way whichever provider read it.
 
-import type { ExtractedInvoiceFields, ExtractedReceiptFields, FileType } from './types.ts';
+import type { DeliveredInvoice, ExtractedReceiptFields, FileType } from './types.ts';
 
 export { UnreadableDocumentError } from './types.ts';
 
 export interface InvoiceExtraction {
   pageCount: number;
   /** Usually one; a multi-vendor file may yield several; none when no invoice could be found. */
-  invoices: ExtractedInvoiceFields[];
-  /** What was left unread and why (page, OCR or time budget; blank pages skipped); empty when all was read. */
+  invoices: DeliveredInvoice[];
+  /**
+   * What was left unread and why (page, OCR or time budget; blank pages skipped), and what the e-invoice the
+   * document carries says against its visible text; empty when all was read and nothing disagreed.
+   */
   notes: string[];
 }
 
@@ -63,4 +66,5 @@ export const MIME_TYPES: Record<FileType, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
   webp: 'image/webp',
+  xml: 'application/xml',
 };

@@ -70,6 +70,8 @@ export interface OpenedPdf {
   renderPage(pageNumber: number, dpi: number, maxSide?: number): Promise<RenderedPage | null>;
   /** The page marks nothing (see blank-page.ts). False when it paints something and there is no canvas to look for ink. */
   isBlankPage(pageNumber: number): Promise<boolean>;
+  /** The files of the catalog's EmbeddedFiles name tree, by name; pdf.js decodes every one whole (see pdf-attachments.ts). */
+  attachments(): Promise<Array<{ name: string; content: Uint8Array }>>;
   close(): Promise<void>;
 }
 
@@ -210,6 +212,10 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
       // It paints something, perhaps only white or outside the page: look for ink in a small render.
       const ink = await draw(page, INK_CHECK_DPI, Infinity, async (_, context, w, h) => hasInk(context.getImageData(0, 0, w, h).data));
       return ink === false;
+    },
+    async attachments() {
+      const all = (await doc.getAttachments()) as Record<string, { filename?: string; content?: Uint8Array }> | null;
+      return Object.entries(all ?? {}).flatMap(([key, a]) => (a.content ? [{ name: a.filename || key, content: a.content }] : []));
     },
     async close() {
       await doc.destroy().catch(() => undefined);

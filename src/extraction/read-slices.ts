@@ -3,6 +3,7 @@
 // and a reading worker, and the main thread's side of one document: what its next slice may do, what the slices
 // found, and notes that say what was left unread and why.
 
+import type { EInvoiceReading } from './einvoice/types.ts';
 import type { PreprocessOptions } from './ocr.ts';
 import type { FileType, PageText } from './types.ts';
 
@@ -34,6 +35,8 @@ export interface SliceSpec {
   /** No page is started after this much work (ms); the first page always is. */
   untilMs: number;
   preprocess?: Partial<PreprocessOptions>;
+  /** Read the e-invoice the document carries (a PDF's attachment, or an XML file itself): on the first slice only. */
+  einvoice?: boolean;
 }
 
 /** What one slice did. */
@@ -49,6 +52,8 @@ export interface SliceResult {
   notOcrd: number[];
   /** Worker time spent, opening the document included. */
   ms: number;
+  /** What the e-invoice the document carries says (only from a slice that read it; null: it carries none). */
+  einvoice?: EInvoiceReading | null;
 }
 
 /** `bytes` comes with the first slice a worker gets of a document; it keeps the document open until `close`. */
@@ -66,6 +71,8 @@ export interface ReadOutcome {
   pageCount: number;
   pages: PageText[];
   notes: string[];
+  /** The e-invoice the document carries, when invoices were read (null: none). */
+  einvoice: EInvoiceReading | null;
 }
 
 export class DocumentProgress {
@@ -78,12 +85,15 @@ export class DocumentProgress {
   private blank = 0;
   /** The first page left unread because the time budget ran out. */
   private stoppedAt: number | null = null;
+  private einvoice: EInvoiceReading | null = null;
 
   constructor(
     readonly fileType: FileType,
     private readonly limits: ReadLimits,
     private readonly sliceMs: number,
     private readonly preprocess?: Partial<PreprocessOptions>,
+    /** Look for an e-invoice (invoices only: receipts never carry one). */
+    private readonly readEInvoice = false,
   ) {}
 
   get done(): boolean {
@@ -99,6 +109,7 @@ export class DocumentProgress {
       ocrLeft: Math.max(0, this.limits.maxOcrPages - this.ocrd),
       untilMs: Math.min(this.sliceMs, this.limits.budgetMs - this.workMs),
       ...(this.preprocess ? { preprocess: this.preprocess } : {}),
+      ...(this.readEInvoice && this.next === 1 ? { einvoice: true } : {}),
     };
   }
 
@@ -110,6 +121,7 @@ export class DocumentProgress {
     this.ocrd += slice.ocrd;
     this.blank += slice.blank;
     this.next = slice.next;
+    if (slice.einvoice) this.einvoice = slice.einvoice;
     if (this.next !== null && this.workMs >= this.limits.budgetMs) {
       this.stoppedAt = this.next;
       this.next = null;
@@ -126,7 +138,7 @@ export class DocumentProgress {
     if (this.pageCount > maxPages) notes.push(`${pagesWere(range(maxPages + 1, this.pageCount))} not read (limit ${maxPages} pages per document)`);
     if (this.notOcrd.length) notes.push(`${pagesWere(this.notOcrd)} not OCR'd (limit ${maxOcrPages} OCR'd pages per document)`);
     if (this.blank) notes.push(`${this.blank} blank page${this.blank === 1 ? '' : 's'} skipped`);
-    return { pageCount: this.pageCount, pages: this.pages, notes };
+    return { pageCount: this.pageCount, pages: this.pages, notes, einvoice: this.einvoice };
   }
 }
 

@@ -4,8 +4,11 @@
 
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import { readEInvoiceXml } from './einvoice/read-einvoice.ts';
+import type { EInvoiceReading } from './einvoice/types.ts';
 import { createOcrEngine } from './ocr.ts';
 import type { OcrEngine } from './ocr.ts';
+import { readAttachedEInvoice, scanEmbeddedFiles } from './pdf-attachments.ts';
 import { loadPdfJs, openPdf } from './pdf-text.ts';
 import type { OpenedPdf, PdfTextPage } from './pdf-text.ts';
 import type { SliceResult, SliceSpec, WorkerRequest, WorkerResponse } from './read-slices.ts';
@@ -29,15 +32,25 @@ const open = new Map<number, OpenedPdf>();
 
 async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSpec): Promise<SliceResult> {
   const t0 = performance.now();
+  if (spec.fileType === 'xml') {
+    if (!bytes) throw new Error('an XML file arrived without its bytes');
+    const einvoice = readEInvoiceXml(bytes, null);
+    return { numPages: 0, pages: [], next: null, blank: 0, ocrd: 0, notOcrd: [], ms: Math.round(performance.now() - t0), einvoice };
+  }
   if (spec.fileType !== 'pdf') {
     if (!bytes) throw new Error('an image arrived without its bytes');
     const r = await (await ocr()).recognizeImage(bytes, spec.preprocess);
     const page: PageText = { page: 1, width: r.width, height: r.height, words: r.words, source: 'ocr', ms: r.ms };
     return { numPages: 1, pages: [page], next: null, blank: 0, ocrd: 1, notOcrd: [], ms: Math.round(performance.now() - t0) };
   }
+  let einvoice: EInvoiceReading | null | undefined;
   if (bytes) {
     await closeDocument(id);
-    open.set(id, await openPdf(bytes));
+    // Before pdf.js takes (detaches) the bytes.
+    const embedded = spec.einvoice ? scanEmbeddedFiles(bytes) : null;
+    const opened = await openPdf(bytes);
+    open.set(id, opened);
+    if (spec.einvoice) einvoice = embedded ? await readAttachedEInvoice(embedded, () => opened.attachments()) : null;
   }
   const doc = open.get(id);
   if (!doc) throw new Error('the document is not open in this reading worker');
@@ -63,6 +76,7 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
   }
   out.next = n <= last ? n : null;
   out.ms = Math.round(performance.now() - t0);
+  if (einvoice !== undefined) out.einvoice = einvoice;
   return out;
 }
 

@@ -7,7 +7,8 @@
 //
 // Sniffing happens on the calling thread (cheap) and rejects unsupported files with UnsupportedFileError before
 // any worker is involved; PDFs are read from their text layer (blank pages are skipped, other text-less pages are
-// rasterised and OCR'd), images are OCR'd as one page. All heavy work runs in a ReadPool of worker threads, within
+// rasterised and OCR'd), images are OCR'd as one page. For invoices, the e-invoice a PDF carries (a CII or UBL
+// attachment) is read too, and an e-invoice XML file is read as it is (`einvoice` in the result). All heavy work runs in a ReadPool of worker threads, within
 // per-document page, OCR and time budgets; `notes` says what a budget left unread.
 
 import { sniffFileType } from './sniff.ts';
@@ -46,9 +47,10 @@ export function createDocumentReader(options: DocumentReaderOptions = {}): Docum
     pool,
     async read(bytes, kind, readOptions = {}) {
       // Receipts are OCR'd as one column with local binarisation (see RECEIPT_PREPROCESS); explicit options win.
-      const fileType = sniffFileType(bytes);
+      const fileType = sniffFileType(bytes, kind);
       const preprocess = { ...(kind === 'receipt' ? RECEIPT_PREPROCESS : {}), ...options.preprocess };
-      const outcome = await pool.run({ bytes, fileType, ...(Object.keys(preprocess).length ? { preprocess } : {}) }, readOptions);
+      const input = { bytes, fileType, einvoice: kind === 'invoice', ...(Object.keys(preprocess).length ? { preprocess } : {}) };
+      const outcome = await pool.run(input, readOptions);
       return { fileType, ...outcome };
     },
     close: () => pool.close(),

@@ -1,9 +1,11 @@
 // File type from content (magic bytes), never from the name or the declared content type.
 
+import { headText, sniffEInvoiceXml } from './einvoice/syntax.ts';
 import { UnsupportedFileError } from './types.ts';
-import type { FileType } from './types.ts';
+import type { DocumentKind, FileType } from './types.ts';
 
 const ACCEPTED = 'PDF, JPEG, PNG or WEBP';
+const ACCEPTED_INVOICES = 'PDF, JPEG, PNG or WEBP files, or e-invoice XML files (CII or UBL),';
 
 function startsWith(bytes: Uint8Array, sig: ReadonlyArray<number>, at = 0): boolean {
   if (bytes.length < at + sig.length) return false;
@@ -23,17 +25,28 @@ function indexOf(bytes: Uint8Array, sig: ReadonlyArray<number>, limit: number): 
   return -1;
 }
 
-/** Identify an accepted document type; throws UnsupportedFileError (with a reason) for anything else. */
-export function sniffFileType(bytes: Uint8Array): FileType {
+/**
+ * Identify an accepted document type; throws UnsupportedFileError (with a reason) for anything else. An e-invoice
+ * XML file (a CII or UBL invoice by its root element) is accepted for invoices only; without a kind, it is not.
+ */
+export function sniffFileType(bytes: Uint8Array, kind?: DocumentKind): FileType {
   if (!bytes || bytes.length === 0) throw new UnsupportedFileError('the file is empty');
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'webp';
   // PDF readers accept the header anywhere in the first 1024 bytes (some generators prepend junk).
   if (indexOf(bytes, PDF, 1024) >= 0) return 'pdf';
-  const looks = describe(bytes);
+  const einvoice = sniffEInvoiceXml(headText(bytes));
+  if (einvoice && kind === 'invoice') return 'xml';
+  if (einvoice && kind === 'receipt') {
+    throw new UnsupportedFileError(
+      `unsupported file type for a receipt (it is an e-invoice XML file, ${einvoice.toUpperCase()}): e-invoices are accepted as invoices only; a receipt must be a ${ACCEPTED} file`,
+    );
+  }
+  let looks = describe(bytes);
+  if (looks === 'XML' && kind === 'invoice') looks = 'XML that is not a CII or UBL invoice';
   throw new UnsupportedFileError(
-    `unsupported file type${looks ? ` (it looks like ${looks})` : ''}: only ${ACCEPTED} files are accepted`,
+    `unsupported file type${looks ? ` (it looks like ${looks})` : ''}: only ${kind === 'invoice' ? ACCEPTED_INVOICES : `${ACCEPTED} files`} are accepted`,
   );
 }
 

@@ -2,7 +2,14 @@
 // (words → fields) meet here.
 
 export type DocumentKind = 'invoice' | 'receipt';
-export type FileType = 'pdf' | 'jpeg' | 'png' | 'webp';
+/** `xml`: an e-invoice (CII or UBL) uploaded as it is, for invoices only. */
+export type FileType = 'pdf' | 'jpeg' | 'png' | 'webp' | 'xml';
+
+/**
+ * Where an invoice's values came from (DESIGN §9): the machine-readable invoice the document carries (`e-invoice`:
+ * a PDF's CII/UBL attachment or an uploaded XML file), the PDF's text layer (`text`), or OCR of its pages (`ocr`).
+ */
+export type InvoiceSource = 'e-invoice' | 'text' | 'ocr';
 
 /** One word with its box. Coordinates in page units with the origin at the top-left, y growing downwards. */
 export interface Word {
@@ -56,6 +63,9 @@ export interface ExtractedInvoiceFields {
   /** Pages (1-based) this invoice was read from: a multi-vendor PDF yields several invoices. */
   pages: number[];
 }
+
+/** An invoice as a provider delivers it: the fields and where they came from. */
+export type DeliveredInvoice = ExtractedInvoiceFields & { source: InvoiceSource };
 
 export type PaymentMethodType = 'cash' | 'credit' | 'debit' | 'gift_card' | 'mobile' | 'check' | 'other' | 'unknown';
 

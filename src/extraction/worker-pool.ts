@@ -40,6 +40,8 @@ export interface ReadJobInput {
   bytes: Uint8Array;
   fileType: FileType;
   preprocess?: Partial<PreprocessOptions>;
+  /** Read the e-invoice the document carries (invoices). */
+  einvoice?: boolean;
 }
 
 export interface RunOptions {
@@ -110,7 +112,7 @@ export class ReadPool {
       options.transfer && src.buffer instanceof ArrayBuffer && !isPooled(src)
         ? new Uint8Array(structuredClone(src.buffer, { transfer: [src.buffer] }))
         : src.slice();
-    const progress = new DocumentProgress(input.fileType, this.limits, this.sliceMs, input.preprocess);
+    const progress = new DocumentProgress(input.fileType, this.limits, this.sliceMs, input.preprocess, input.einvoice);
     return this.enqueue(options.lane ?? SHARED_LANE, bytes, progress, options.timeoutMs ?? this.timeoutMs);
   }
 
@@ -192,7 +194,7 @@ export class ReadPool {
   private request(slot: Slot, job: Job): WorkerRequest {
     if (!job.progress) return { type: 'crash', id: job.id };
     const spec = job.progress.nextSlice();
-    // An image is read in one slice: nothing stays open.
+    // An image (or an XML file) is read in one slice: nothing stays open.
     if (spec.fileType !== 'pdf') return { type: 'slice', id: job.id, bytes: job.bytes, spec };
     const isOpen = slot.open.includes(job.id);
     slot.open = [...slot.open.filter((id) => id !== job.id), job.id];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ExtractedInvoiceFields } from '../../src/extraction/types.ts';
+import type { DeliveredInvoice } from '../../src/extraction/types.ts';
 import { CAFE_RECEIPT, equipmentInvoice, invoicePages, invoiceTotals, makeInvoicePdf, paperGoodsInvoice } from '../fixtures/invoice-documents.ts';
 import { makeTextPdf } from '../fixtures/reading-fixtures.ts';
 import { gql, gqlData, gqlUpload, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -15,7 +15,7 @@ const UPLOAD = `mutation($file: Upload!) { uploadInvoice(file: $file) {
 const multipartGql = (key: string, query: string, files: Record<string, Buffer>, headers?: Record<string, string>) =>
   gqlUpload(t.base, key, query, files, { headers });
 
-function fields(i: number, vendor: string): ExtractedInvoiceFields {
+function fields(i: number, vendor: string): DeliveredInvoice {
   return {
     vendorName: vendor,
     invoiceNumber: `N-${i}`,
@@ -32,6 +32,7 @@ function fields(i: number, vendor: string): ExtractedInvoiceFields {
     confidence: 80,
     fieldConfidences: {},
     pages: [1],
+    source: 'text',
   };
 }
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { ExtractedInvoiceFields } from '../../src/extraction/types.ts';
+import type { DeliveredInvoice } from '../../src/extraction/types.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
 let partner: { partnerId: string; tenantId: string; apiKey: string };
 let invoiceId: string;
 
-const extracted: ExtractedInvoiceFields = {
+const extracted: DeliveredInvoice = {
   vendorName: 'Restaurant Depot',
   invoiceNumber: 'RD-20931',
   invoiceDate: '2026-10-02',
@@ -23,6 +23,7 @@ const extracted: ExtractedInvoiceFields = {
   confidence: 88,
   fieldConfidences: { vendorName: 80, invoiceNumber: 90, invoiceDate: 90, total: 95 },
   pages: [1, 2],
+  source: 'text',
 };
 
 beforeAll(async () => {

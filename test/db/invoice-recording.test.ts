@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Database } from '../../db/connect.ts';
 import { listEvents } from '../../db/outbox.queries.ts';
 import { createCategorizer } from '../../src/extraction/categorizer.ts';
-import type { ExtractedInvoiceFields } from '../../src/extraction/types.ts';
+import type { DeliveredInvoice } from '../../src/extraction/types.ts';
 import { newLease } from '../../src/extraction-lease.ts';
 import { createInvoicesService, type NewDocument } from '../../src/invoices.service.ts';
 import { createTenantsService } from '../../src/tenants.service.ts';
@@ -24,7 +24,7 @@ const doc: NewDocument = {
   pageCount: 2,
 };
 
-function fields(over: Partial<ExtractedInvoiceFields>): ExtractedInvoiceFields {
+function fields(over: Partial<DeliveredInvoice>): DeliveredInvoice {
   return {
     vendorName: 'Sysco Foods Inc.',
     invoiceNumber: 'INV-1',
@@ -41,6 +41,7 @@ function fields(over: Partial<ExtractedInvoiceFields>): ExtractedInvoiceFields {
     confidence: 93.456,
     fieldConfidences: { vendorName: 90, invoiceNumber: 95, invoiceDate: 95, total: 99 },
     pages: [1],
+    source: 'text',
     ...over,
   };
 }

@@ -9,7 +9,7 @@ function readerOf(pages: PageText[]): DocumentReader & { kinds: string[] } {
   const kinds: string[] = [];
   return {
     kinds,
-    read: async (_bytes, kind) => (kinds.push(kind), { fileType: 'pdf', pageCount: pages.length, pages, notes: [] }),
+    read: async (_bytes, kind) => (kinds.push(kind), { fileType: 'pdf', pageCount: pages.length, pages, notes: [], einvoice: null }),
     close: async () => {},
     pool: undefined as never,
   };

@@ -129,7 +129,8 @@ export function createDocumentAiExtractor(options: DocumentAiOptions): DocumentE
     provider: 'documentai',
     async extractInvoices(bytes, fileType) {
       const doc = await callProcessor(processors.invoice, bytes, fileType);
-      return { pageCount: pageCountOf(doc), invoices: documentToInvoices(doc), notes: [] };
+      // Document AI's parsers read every page from its image (native PDF text is an option of its OCR processor only).
+      return { pageCount: pageCountOf(doc), invoices: documentToInvoices(doc).map((i) => ({ ...i, source: 'ocr' as const })), notes: [] };
     },
     async extractReceipt(bytes, fileType) {
       const doc = await callProcessor(processors.expense, bytes, fileType);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { sniffFileType } from '../../../src/extraction/sniff.ts';
 import { UnsupportedFileError } from '../../../src/extraction/types.ts';
+import { ciiXml, kitchenSupplyEInvoice, ublXml } from '../../fixtures/einvoice-documents.ts';
 import { makeCorruptPdf, makeTextImagePng, makeTextPdf, toJpeg, toWebp } from '../../fixtures/reading-fixtures.ts';
 
-function sniffError(bytes: Uint8Array): UnsupportedFileError {
+function sniffError(bytes: Uint8Array, kind?: 'invoice' | 'receipt'): UnsupportedFileError {
   try {
-    sniffFileType(bytes);
+    sniffFileType(bytes, kind);
   } catch (err) {
     expect(err).toBeInstanceOf(UnsupportedFileError);
     return err as UnsupportedFileError;
@@ -49,5 +50,27 @@ describe('sniffFileType', () => {
     expect(sniffError(heic).message).toMatch(/HEIC/);
     const unknown = sniffError(Buffer.from([0x00, 0x01, 0x02, 0x03, 0xfe, 0xfd, 0x00, 0x9c]));
     expect(unknown.message).toMatch(/only PDF, JPEG, PNG or WEBP/);
+  });
+
+  it('accepts an e-invoice XML file (CII or UBL, by its root element and namespace) for invoices only', () => {
+    const cii = Buffer.from(ciiXml(kitchenSupplyEInvoice));
+    const ubl = Buffer.from(ublXml(kitchenSupplyEInvoice, { creditNote: true }));
+    expect(sniffFileType(cii, 'invoice')).toBe('xml');
+    expect(sniffFileType(ubl, 'invoice')).toBe('xml');
+    // A byte-order mark, comments and a UTF-16 encoding do not hide it.
+    expect(sniffFileType(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`<!-- exported -->\n${ciiXml(kitchenSupplyEInvoice).replace(/^<\?xml[^>]*>/, '')}`)]), 'invoice')).toBe('xml');
+    expect(sniffFileType(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(ublXml(kitchenSupplyEInvoice), 'utf16le')]), 'invoice')).toBe('xml');
+    expect(sniffError(cii, 'receipt').message).toBe(
+      'unsupported file type for a receipt (it is an e-invoice XML file, CII): e-invoices are accepted as invoices only; a receipt must be a PDF, JPEG, PNG or WEBP file',
+    );
+    // Without a kind (nothing that reads XML asked for it), XML stays unsupported.
+    expect(sniffError(cii).message).toMatch(/only PDF, JPEG, PNG or WEBP files are accepted/);
+  });
+
+  it('refuses other XML for invoices, saying what is accepted', () => {
+    const err = sniffError(Buffer.from('<?xml version="1.0"?><Invoice xmlns="urn:example:other"><ID>1</ID></Invoice>'), 'invoice');
+    expect(err.message).toBe(
+      'unsupported file type (it looks like XML that is not a CII or UBL invoice): only PDF, JPEG, PNG or WEBP files, or e-invoice XML files (CII or UBL), are accepted',
+    );
   });
 });
