@@ -24,9 +24,15 @@ const ICCS = withSlash(path.join(pdfjsDir, 'iccs'));
 
 let pdfjsPromise: Promise<PdfJs> | undefined;
 /** pdf.js, loaded once per thread (a second or more on a cold worker: reading workers load it when they start). */
+/** pdf.js's worker code (it has no type declarations; only its WorkerMessageHandler export is used, by pdf.js). */
+const PDF_WORKER_MODULE: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
 export function loadPdfJs(): Promise<PdfJs> {
-  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((m) => {
-    m.GlobalWorkerOptions.workerSrc ||= require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  pdfjsPromise ??= Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import(PDF_WORKER_MODULE) as Promise<unknown>]).then(([m, worker]) => {
+    m.GlobalWorkerOptions.workerSrc ||= require.resolve(PDF_WORKER_MODULE);
+    // pdf.js runs its "worker" in this thread under Node; handing it the loaded module here (the documented
+    // globalThis.pdfjsWorker hook) keeps its first getDocument from importing 2 MB of code inside a document's time.
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
     return m;
   });
   return pdfjsPromise;

@@ -55,6 +55,7 @@ test('GET /api/v1/partner/invoices/{id} returns the ExtractedInvoice with line i
     extractionConfidence: 88,
     status: 'processed',
     error: null,
+    source: 'text',
     lineItems: [
       { description: 'Chicken breast 40 lb', sku: 'CB40', quantity: 1, unit: 'case', unitPrice: 62, total: 62, costCategory: 'food_cost' },
       { description: 'Dish soap 1 gal', sku: null, quantity: 1, unit: null, unitPrice: 13.5, total: 13.5, costCategory: 'supply_cost' },

@@ -89,7 +89,7 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     const listeningInMs = Date.now() - restartedAt;
     // The server answers while it re-extracts in the background.
     expect((await fetch(`${second.base}/healthz`)).status).toBe(200);
-    const statuses = async () => (await gql(second.base, `{ ${ids.map((id, i) => `i${i}: invoice(id: "${id}") { status error vendorName total }`).join(' ')} }`)) as Record<string, { status: string; error: string | null; vendorName: string | null; total: number | null }>;
+    const statuses = async () => (await gql(second.base, `{ ${ids.map((id, i) => `i${i}: invoice(id: "${id}") { status error vendorName total notes }`).join(' ')} }`)) as Record<string, { status: string; error: string | null; vendorName: string | null; total: number | null }>;
     expect(Object.values(await statuses()).some((i) => i.status === 'processing')).toBe(true);
 
     let final = await statuses();

@@ -139,7 +139,19 @@ export async function gqlUpload<T = any>(
 
 /** The statements of a request, without the background loops' polls (outbox dispatcher, webhook deliveries). */
 export function requestStatements(queries: readonly string[]): string[] {
-  return queries.filter((q) => !/"?(outbox_events|webhook_deliveries)"?/.test(q));
+  const background = (q: string) => /"?(outbox_events|webhook_deliveries)"?/.test(q);
+  const out: string[] = [];
+  let tx: string[] | null = null;
+  for (const q of queries) {
+    const verb = q.trim().toLowerCase();
+    if (verb === 'begin' || verb.startsWith('begin ') || verb.startsWith('start transaction')) tx = [q];
+    else if (tx && (verb === 'commit' || verb === 'rollback')) {
+      // A transaction that held only background statements (the dispatcher's claim) was not the request's.
+      if (tx.length > 1) out.push(...tx, q);
+      tx = null;
+    } else if (!background(q)) (tx ?? out).push(q);
+  }
+  return tx ? [...out, ...tx] : out;
 }
 
 /** A GraphQL operation that must succeed: its data, or an Error carrying the messages and the first error's code. */
