@@ -38,8 +38,11 @@ type Row = ExtractedLineItem & { y: number };
 interface Loose {
   text: string;
   y: number;
+  /** Opens with a date or reference label ("Période du …", "Lieferdatum: …"): continues an item, never names one. */
+  detail: boolean;
 }
 
+/** The column under a word; of overlapping columns ("Nachlass Gesamtpreis" over "Gesamtpreis") the narrowest. */
 function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
   let best: Column | undefined;
   let bestD = Infinity;
@@ -47,7 +50,9 @@ function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
   for (const col of cols) {
     const d = c < col.x0 ? col.x0 - c : c > col.x1 ? c - col.x1 : 0;
     const dr = Math.min(Math.abs(x1 - col.x1), d); // numbers are right-aligned under their header
-    if (Math.min(d, dr) < bestD) [best, bestD] = [col, Math.min(d, dr)];
+    const dist = Math.min(d, dr);
+    const narrower = best !== undefined && dist === bestD && col.x1 - col.x0 < best.x1 - best.x0;
+    if (dist < bestD || narrower) [best, bestD] = [col, dist];
   }
   return best;
 }
@@ -87,13 +92,15 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     const line = lines[i]!;
     if (line.page !== page) return false;
     const amounts = findAmounts(line.text, dec);
+    // A line without money is text: a long detail line runs on under the number columns.
+    const prose = !amounts.some((a) => a.hasDecimals);
     const row: Partial<Record<Kind, string>> = {};
     const kinds: Kind[] = [];
     line.words.forEach((w, n) => {
       const col = nearest(cols, w.x, w.x + w.width);
       const prev = line.words[n - 1];
       // A word close after a description word continues it ("vor Ort", "5L") unless it stands under a number column.
-      const inOther = numeric.some((c) => w.x < c.x1 && w.x + w.width > c.x0);
+      const inOther = !prose && numeric.some((c) => w.x < c.x1 && w.x + w.width > c.x0);
       const glued = prev && kinds[n - 1] === 'description' && w.x - (prev.x + prev.width) < w.height * 1.2 && !inOther;
       const kind: Kind = glued || (!descCol && w.x + w.width < leftLimit && col?.kind !== 'sku') ? 'description' : (col?.kind ?? 'other');
       kinds.push(kind);
@@ -118,10 +125,9 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     if (ALLOWANCE.test(row.description ?? '')) continue;
     if (!total || !total.hasDecimals || DOC_LEVEL.test(line.text)) {
       // A line without an amount: its words (not its numbers) may belong to an item's description.
-      // A line that opens with a date or reference label ("Période du …", "Lieferdatum: …") is a detail.
       const detail = doc.hits[i]!.some((h) => h.start <= 2 && DETAIL_LABELS.includes(h.field));
       const desc = description(row.description);
-      if (desc && !detail && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y });
+      if (desc && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y, detail });
       continue;
     }
     // Text without a word in the description column (a position number, an article code) is no description.
@@ -175,7 +181,7 @@ function attachDescriptions(items: Row[], loose: Loose[], lineHeight: number): E
     // A heading over the numbers (the nearest free line above, after the previous row), else the line below.
     const prevY = items[k - 1]?.y ?? -Infinity;
     const nextY = items[k + 1]?.y ?? Infinity;
-    const free = loose.filter((l) => !used.has(l) && !DETAIL.test(l.text));
+    const free = loose.filter((l) => !used.has(l) && !l.detail && !DETAIL.test(l.text));
     const pick = free.filter((l) => l.y < it.y && l.y > prevY).pop() ?? free.find((l) => l.y > it.y && l.y < nextY);
     if (pick) {
       used.add(pick);
