@@ -6,6 +6,7 @@ import type { ExtractedLineItem } from '../types.ts';
 import { findAmounts } from './amounts.ts';
 import type { InvoiceDoc } from './doc.ts';
 import { findHeader, type Column, type Kind } from './table-header.ts';
+import { tillLines } from './till-lines.ts';
 
 /** Labels that end the table (the totals block), and labels of lines inside it that are not items. */
 const ENDS: LabelField[] = ['total', 'tax', 'amountDue'];
@@ -58,6 +59,11 @@ function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
 }
 
 export function extractLineItems(doc: InvoiceDoc): ExtractedLineItem[] {
+  const table = tableLines(doc);
+  return table.length ? table : tillLines(doc);
+}
+
+function tableLines(doc: InvoiceDoc): ExtractedLineItem[] {
   const first = findHeader(doc);
   if (!first) return [];
   const { lines } = doc;

@@ -1,5 +1,5 @@
 // The header row of a line-item table, found with the column words of every language, and its columns' x ranges.
-import type { ColumnKind } from '../lang/vocab.ts';
+import type { ColumnKind, LabelField } from '../lang/vocab.ts';
 import { findAmounts } from './amounts.ts';
 import type { InvoiceDoc } from './doc.ts';
 import { spanX, type Line } from './layout.ts';
@@ -24,6 +24,7 @@ const PRIORITY: ColumnKind[] = ['description', 'quantity', 'unitPrice', 'amount'
 const NUMERIC: Kind[] = ['quantity', 'unitPrice', 'amount', 'unit'];
 const SKU_LIKE = /^(item|artikel|article|artigo|articolo|art[ií]culo|code|c[oó]digo|codice)\s*(#|no\.?|nr\.?|number|n[°º])?$/i;
 
+const TAX_TABLE: LabelField[] = ['tax', 'taxSummary'];
 const hasMoney = (line: Line) => findAmounts(line.text).some((a) => a.hasDecimals);
 
 /** Columns named on one line: each header word with the run of text around it (up to a wide gap). */
@@ -70,7 +71,8 @@ export function findHeader(doc: InvoiceDoc, from = 0, to = doc.lines.length): He
   let best: Header | null = null;
   for (let i = from; i < to; i++) {
     const line = doc.lines[i]!;
-    if (hasMoney(line)) continue;
+    // A VAT breakdown's header ("MwSt   Netto   MwSt.   Brutto") names amounts too.
+    if (hasMoney(line) || doc.hits[i]!.some((h) => h.start <= 2 && !h.weak && TAX_TABLE.includes(h.field))) continue;
     let cols = headerColumns(doc, i);
     if (score(cols) < 2) continue;
     let end = i;

@@ -39,3 +39,28 @@ describe('line tables by geometry', () => {
     expect(items.map((l) => l.description)).toEqual(['Table linen laundering Billing period May 21, 2026 to Jun 19, 2026.', 'Dish rack']);
   });
 });
+
+describe('header-less till lines', () => {
+  it('reads "name   amount", a name over "qty unit x price   amount", and "2 x name   amount" above the total', () => {
+    const items = rows(['Doyle Beverages', 'VAT Invoice', 'Invoice Ref. T009068', 'Invoice Date 08/10/2019   09:59', '------------------',
+      'Atlantic salmon fillet', '  1.519 lb x 17.50   26.58 A', 'Extra virgin olive oil 5 l   52.90 A', '2 x Espresso   5.00',
+      'Sparkling water 24 x 0.5 l', '  3 case x 11.00   33.00 A', '------------------',
+      'Invoice Total   117.48', 'Card   117.48']);
+    expect(items.map((l) => [l.description, l.quantity, l.unitPrice, l.total])).toEqual([
+      ['Atlantic salmon fillet', 1.519, 17.5, 26.58],
+      ['Extra virgin olive oil 5 l', 1, 52.9, 52.9],
+      ['Espresso', 2, 2.5, 5],
+      ['Sparkling water 24 x 0.5 l', 3, 11, 33],
+    ]);
+  });
+
+  it('reads "name qty @ price   amount" with German numbers', () => {
+    const items = rows(['Becker Feinkost OHG', 'Beleg', 'Re.-Nr.: 1/00136', 'Bergkäse 0,512 @ 14,99   7,67 B', 'Brezel   1,20 B', 'Summe   8,87 €']);
+    expect(items.map((l) => [l.description, l.quantity, l.unitPrice, l.total])).toEqual([['Bergkäse', 0.512, 14.99, 7.67], ['Brezel', 1, 1.2, 1.2]]);
+  });
+
+  it('reads nothing when the lines above the totals do not add up to an amount printed below them', () => {
+    const items = rows(['Summit Services LLC', 'Invoice No. 4411', 'Consulting, March   1,200.00', 'Travel   310.00', 'Total   1,400.00']);
+    expect(items).toEqual([]);
+  });
+});
