@@ -29,8 +29,8 @@ const isWordy = (s: string) => s.split(/\s+/).some((w) => /^\p{L}[\p{L}'’.,&()
 const DETAIL_LABELS: LabelField[] = ['deliveryDate', 'orderNumber', 'customerNumber', 'invoiceDate', 'dueDate'];
 
 /** The description in a row's description column: its runs of text less reference runs and codes. */
-function description(text: string | undefined): string | null {
-  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && !DETAIL.test(r) && isWordy(r));
+function description(text: string | undefined, details = false): string | null {
+  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && (details || !DETAIL.test(r)) && isWordy(r));
   return runs.join(' ') || null;
 }
 const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sobre|op|sobre)\b/i;
@@ -94,6 +94,7 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
   const numeric = cols.filter((c) => ['quantity', 'unitPrice', 'amount', 'unit'].includes(c.kind));
   const leftLimit = Math.min(...numeric.map((c) => c.x0));
   const anchor: Kind = cols.some((c) => c.kind === 'amount') ? 'amount' : 'unitPrice';
+  let subtotalSeen = false;
   for (let i = start; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.page !== page) return false;
@@ -124,16 +125,23 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     const labels = doc.hits[i]!.filter((h) => !h.weak).map((h) => h.field);
     const itemLike = num('quantity') !== undefined || (anchor === 'amount' && num('unitPrice') !== undefined);
     if (labels.includes('taxSummary') || (!amounts.length && rows.length && isHeading(doc, i))) return true;
-    if (!itemLike && amounts.length && !DOC_LEVEL.test(line.text)) {
+    // A negative row whose words stand in the description column, before any sub-total, is a discount line
+    // ("Trade discount   -147.48"); after a sub-total a labelled line is the document's.
+    const credit = !itemLike && total && total.value < 0 && !subtotalSeen && line.x < leftLimit;
+    if (!itemLike && amounts.length && !DOC_LEVEL.test(line.text) && !credit) {
       if (labels.some((f) => ENDS.includes(f))) return true;
+      subtotalSeen ||= labels.includes('subtotal');
       if (labels.some((f) => SKIPS.includes(f))) continue;
     }
+    if (subtotalSeen && labels.some((f) => SKIPS.includes(f))) continue;
     if (ALLOWANCE.test(row.description ?? '')) continue;
     if (!total || !total.hasDecimals || DOC_LEVEL.test(line.text)) {
       // A line without an amount: its words (not its numbers) may belong to an item's description.
       const detail = doc.hits[i]!.some((h) => h.start <= 2 && DETAIL_LABELS.includes(h.field));
-      const desc = description(row.description);
-      if (desc && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y, detail });
+      // Reference lines ("Service level: next day", "Lot 4411") continue an item's description, never name one.
+      const desc = description(row.description, true);
+      const ref = detail || desc !== description(row.description);
+      if (desc && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y, detail: ref });
       continue;
     }
     // Text without a word in the description column (a position number, an article code) is no description.

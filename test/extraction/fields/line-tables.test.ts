@@ -64,3 +64,23 @@ describe('header-less till lines', () => {
     expect(items).toEqual([]);
   });
 });
+
+describe('rows that are not priced items', () => {
+  it('keeps a discount row in the description column as a negative line, not the document discount under the sub-total', () => {
+    const items = rows(['Turner Beverages', 'Tax Invoice No. FA 2023/2995', '',
+      'Item Description                    QTY   Rate     Ext. Price',
+      'Lager, 30 l keg                     10    90.00    900.00',
+      'Trade Discount                                     -90.00', '',
+      ['Total Goods   810.00', 300], ['Discount   -10.00', 300], ['Total Net   800.00', 300], ['Grand Total   984.00', 300]]);
+    expect(items.map((l) => [l.description, l.quantity, l.total])).toEqual([['Lager, 30 l keg', 10, 900], ['Trade Discount', null, -90]]);
+  });
+
+  it('continues a description with "Label: value" reference lines under it', () => {
+    const items = rows(['Summit Services LLC', 'Invoice No. 4411', '',
+      'Description                      Qty   Price    Amount',
+      'Replacement compressor           1     499.00   499.00',
+      'Service level: next business day, 08:00-18:00.', '',
+      ['Total   499.00', 300]]);
+    expect(items.map((l) => l.description)).toEqual(['Replacement compressor Service level: next business day, 08:00-18:00.']);
+  });
+});
