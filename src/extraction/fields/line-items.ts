@@ -124,7 +124,9 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     // (a quantity or a unit price of its own: "Vinho do Porto" is no postage line).
     const labels = doc.hits[i]!.filter((h) => !h.weak).map((h) => h.field);
     const itemLike = num('quantity') !== undefined || (anchor === 'amount' && num('unitPrice') !== undefined);
-    if (labels.includes('taxSummary') || (!amounts.length && rows.length && isHeading(doc, i))) return true;
+    // A line of headings across the columns ends the table; inside the description column it is text ("Stück, Preis je Einheit").
+    const across = line.x + line.width > leftLimit;
+    if (labels.includes('taxSummary') || (!amounts.length && rows.length && across && isHeading(doc, i))) return true;
     // A negative row whose words stand in the description column, before any sub-total, is a discount line
     // ("Trade discount   -147.48"); after a sub-total a labelled line is the document's.
     const credit = !itemLike && total && total.value < 0 && !subtotalSeen && line.x < leftLimit;

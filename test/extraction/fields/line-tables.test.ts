@@ -84,3 +84,19 @@ describe('rows that are not priced items', () => {
     expect(items.map((l) => l.description)).toEqual(['Replacement compressor Service level: next business day, 08:00-18:00.']);
   });
 });
+
+describe('text inside the description column', () => {
+  it('does not end the table on a detail line made of column words ("Stück, Preis je Einheit.")', () => {
+    const items = rows(['Großhandel Schmidt AG', 'Rechnung Nr. 2019-708', '',
+      'Bezeichnung                 Stück   Einheit   Stückpreis   Betrag',
+      'Kassensoftware Lizenz       8       Stück     230,90       1.847,20',
+      'Verpackungseinheit 6',
+      'Stück, Preis je Einheit.',
+      'IT-Betreuung Pauschale      1       Mon.      185,95       185,95', '',
+      ['Gesamtbetrag   2.033,15', 300]]);
+    expect(items.map((l) => [l.description, l.total])).toEqual([
+      ['Kassensoftware Lizenz Verpackungseinheit 6 Stück, Preis je Einheit.', 1847.2],
+      ['IT-Betreuung Pauschale', 185.95],
+    ]);
+  });
+});
