@@ -33,7 +33,7 @@ function description(text: string | undefined, details = false): string | null {
   const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && (details || !DETAIL.test(r)) && isWordy(r));
   return runs.join(' ') || null;
 }
-const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sobre|op|sobre)\b/i;
+const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sul|sobre|op|over)\b/i;
 
 type Row = ExtractedLineItem & { y: number };
 interface Loose {
@@ -109,7 +109,9 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
       // A word close after a description word continues it ("vor Ort", "5L") unless it stands under a number column.
       const inOther = !prose && numeric.some((c) => w.x < c.x1 && w.x + w.width > c.x0);
       const glued = prev && kinds[n - 1] === 'description' && w.x - (prev.x + prev.width) < w.height * 1.2 && !inOther;
-      const kind: Kind = glued || (!descCol && w.x + w.width < leftLimit && col?.kind !== 'sku') ? 'description' : (col?.kind ?? 'other');
+      // A percentage ("19 %", "5%") is a rate: never a quantity, price or amount.
+      const rate = /%$/.test(w.text) || line.words[n + 1]?.text === '%';
+      const kind: Kind = glued || (!descCol && w.x + w.width < leftLimit && col?.kind !== 'sku') ? 'description' : rate ? 'other' : (col?.kind ?? 'other');
       kinds.push(kind);
       // Words apart keep a wide gap so "19   573,00" stays two numbers.
       const sep = prev && w.x - (prev.x + prev.width) > w.height * 1.5 ? '   ' : ' ';
@@ -126,7 +128,9 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     const itemLike = num('quantity') !== undefined || (anchor === 'amount' && num('unitPrice') !== undefined);
     // A line of headings across the columns ends the table; inside the description column it is text ("Stück, Preis je Einheit").
     const across = line.x + line.width > leftLimit;
-    if (labels.includes('taxSummary') || (!amounts.length && rows.length && across && isHeading(doc, i))) return true;
+    // A line naming several totals ("Base HT   TVA 20 %   Total à payer") starts the totals block.
+    const totalsRow = new Set(labels.filter((f) => ENDS.includes(f) || f === 'subtotal')).size >= 2;
+    if (labels.includes('taxSummary') || (totalsRow && rows.length) || (!amounts.length && rows.length && across && isHeading(doc, i))) return true;
     // A negative row whose words stand in the description column, before any sub-total, is a discount line
     // ("Trade discount   -147.48"); after a sub-total a labelled line is the document's.
     const credit = !itemLike && total && total.value < 0 && !subtotalSeen && line.x < leftLimit;
@@ -136,7 +140,9 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
       if (labels.some((f) => SKIPS.includes(f))) continue;
     }
     if (subtotalSeen && labels.some((f) => SKIPS.includes(f))) continue;
-    if (ALLOWANCE.test(row.description ?? '')) continue;
+    // A row without quantity or price that repeats the sum of the rows so far carries it forward, in any words.
+    const carried = !itemLike && rows.length > 1 && total && near(total.value, rows.reduce((a, r) => a + (r.total ?? 0), 0));
+    if (ALLOWANCE.test(row.description ?? '') || carried) continue;
     if (!total || !total.hasDecimals || DOC_LEVEL.test(line.text)) {
       // A line without an amount: its words (not its numbers) may belong to an item's description.
       const detail = doc.hits[i]!.some((h) => h.start <= 2 && DETAIL_LABELS.includes(h.field));

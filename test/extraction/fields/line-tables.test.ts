@@ -100,3 +100,17 @@ describe('text inside the description column', () => {
     ]);
   });
 });
+
+describe('the end of the table', () => {
+  it('reads no rate as a quantity, skips a carried-forward sum in any words, and stops at a row of totals labels', () => {
+    const items = rows(['Bebidas Alicante S.L.U.', 'Factura FT 2020/9309', '',
+      'Detalle                          Cantidad   Precio   Importe',
+      'Licencia TPV                     2          80,00    160,00',
+      'Instalación red wifi             1          40,00    40,00',
+      'Anterior                                             200,00',
+      'Mantenimiento mensual            1          10,00    10,00', '',
+      ['IVA 21 %   44,10', 300],
+      ['Base imponible   IVA 21 %   Total', 200], ['210,00   44,10   254,10', 200]]);
+    expect(items.map((l) => [l.description, l.total])).toEqual([['Licencia TPV', 160], ['Instalación red wifi', 40], ['Mantenimiento mensual', 10]]);
+  });
+});
