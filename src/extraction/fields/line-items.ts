@@ -30,7 +30,8 @@ const DETAIL_LABELS: LabelField[] = ['deliveryDate', 'orderNumber', 'customerNum
 
 /** The description in a row's description column: its runs of text less reference runs and codes. */
 function description(text: string | undefined, details = false): string | null {
-  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && (details || !DETAIL.test(r)) && isWordy(r));
+  // With details (lines that only continue a description), fragments such as "24 x 0.5 l" count too.
+  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && (details ? /\p{L}/u.test(r) : !DETAIL.test(r) && isWordy(r)));
   return runs.join(' ') || null;
 }
 const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sul|sobre|op|over)\b/i;

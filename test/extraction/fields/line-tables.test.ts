@@ -114,3 +114,15 @@ describe('the end of the table', () => {
     expect(items.map((l) => [l.description, l.total])).toEqual([['Licencia TPV', 160], ['Instalación red wifi', 40], ['Mantenimiento mensual', 10]]);
   });
 });
+
+describe('continuation fragments', () => {
+  it('appends a short fragment under a row ("24 x 0.5 l") to its description', () => {
+    const items = rows(['Turner Beverages', 'Invoice No. 77', '',
+      'Item      Product / Service          Units   Price    Line Total',
+      'E-748     Sparkling mineral water    12      8.00     96.00',
+      '          24 x 0.5 l',
+      'K-796     Toner cartridge, black     10      68.95    689.50', '',
+      ['Total   785.50', 300]]);
+    expect(items.map((l) => l.description)).toEqual(['Sparkling mineral water 24 x 0.5 l', 'Toner cartridge, black']);
+  });
+});
