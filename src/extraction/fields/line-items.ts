@@ -30,8 +30,8 @@ const DETAIL_LABELS: LabelField[] = ['deliveryDate', 'orderNumber', 'customerNum
 
 /** The description in a row's description column: its runs of text less reference runs and codes. */
 function description(text: string | undefined, details = false): string | null {
-  // With details (lines that only continue a description), fragments such as "24 x 0.5 l" count too.
-  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && (details ? /\p{L}/u.test(r) : !DETAIL.test(r) && isWordy(r)));
+  // With details (lines that only continue a description), fragments such as "24 x 0.5 l" or "08/06/2025." count too.
+  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && (details ? /[\p{L}\d]/u.test(r) : !DETAIL.test(r) && isWordy(r)));
   return runs.join(' ') || null;
 }
 const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sul|sobre|op|over)\b/i;
@@ -194,7 +194,9 @@ function attachDescriptions(items: Row[], loose: Loose[], lineHeight: number): E
     const next = items[k + 1];
     const nextY = next?.y ?? Infinity;
     const below = loose.filter((l) => l.y > it.y && l.y < nextY);
-    const cont = below.filter((l, n) => l.y - (n === 0 ? it.y : below[n - 1]!.y) <= lineHeight * 1.8);
+    // A chain of lines each close under the last: a gap ends it (a footer far below is no continuation).
+    const gap = below.findIndex((l, n) => l.y - (n === 0 ? it.y : below[n - 1]!.y) > lineHeight * 1.8);
+    const cont = gap < 0 ? below : below.slice(0, gap);
     const take = next && !next.description ? cont.filter((l) => nextY - l.y > lineHeight * 1.8) : cont;
     take.forEach((l) => used.add(l));
     if (take.length) it.description += ` ${take.map((l) => l.text).join(' ')}`;
