@@ -16,12 +16,12 @@ const SEED = 14;
 const COUNT = 20 * LAYOUTS.length;
 
 /**
- * Measured when set (seed 14, 260 invoices): header fields 57.8% (57.9% with standard PDF fonts only, no TrueType
- * installed), every line matched 25.8% (the same). The report this test prints shows today's figures.
+ * Measured when last raised (seed 14, 260 invoices): header fields 94.9%, every line matched 97.7% (line tables by
+ * geometry and header-less till lines). The report this test prints shows today's figures.
  */
 const FLOORS = {
-  headerAccuracy: 0.55,
-  allLinesMatched: 0.23,
+  headerAccuracy: 0.91,
+  allLinesMatched: 0.94,
 };
 
 describe('generated corpus accuracy (regression floors)', () => {

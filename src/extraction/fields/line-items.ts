@@ -6,6 +6,7 @@ import type { ExtractedLineItem } from '../types.ts';
 import { findAmounts } from './amounts.ts';
 import type { InvoiceDoc } from './doc.ts';
 import { findHeader, type Column, type Kind } from './table-header.ts';
+import { tillLines } from './till-lines.ts';
 
 /** Labels that end the table (the totals block), and labels of lines inside it that are not items. */
 const ENDS: LabelField[] = ['total', 'tax', 'amountDue'];
@@ -28,18 +29,22 @@ const isWordy = (s: string) => s.split(/\s+/).some((w) => /^\p{L}[\p{L}'’.,&()
 const DETAIL_LABELS: LabelField[] = ['deliveryDate', 'orderNumber', 'customerNumber', 'invoiceDate', 'dueDate'];
 
 /** The description in a row's description column: its runs of text less reference runs and codes. */
-function description(text: string | undefined): string | null {
-  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && !DETAIL.test(r) && isWordy(r));
+function description(text: string | undefined, details = false): string | null {
+  // With details (lines that only continue a description), fragments such as "24 x 0.5 l" or "08/06/2025." count too.
+  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && (details ? /[\p{L}\d]/u.test(r) : !DETAIL.test(r) && isWordy(r)));
   return runs.join(' ') || null;
 }
-const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sobre|op|sobre)\b/i;
+const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sul|sobre|op|over)\b/i;
 
 type Row = ExtractedLineItem & { y: number };
 interface Loose {
   text: string;
   y: number;
+  /** Opens with a date or reference label ("Période du …", "Lieferdatum: …"): continues an item, never names one. */
+  detail: boolean;
 }
 
+/** The column under a word; of overlapping columns ("Nachlass Gesamtpreis" over "Gesamtpreis") the narrowest. */
 function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
   let best: Column | undefined;
   let bestD = Infinity;
@@ -47,12 +52,19 @@ function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
   for (const col of cols) {
     const d = c < col.x0 ? col.x0 - c : c > col.x1 ? c - col.x1 : 0;
     const dr = Math.min(Math.abs(x1 - col.x1), d); // numbers are right-aligned under their header
-    if (Math.min(d, dr) < bestD) [best, bestD] = [col, Math.min(d, dr)];
+    const dist = Math.min(d, dr);
+    const narrower = best !== undefined && dist === bestD && col.x1 - col.x0 < best.x1 - best.x0;
+    if (dist < bestD || narrower) [best, bestD] = [col, dist];
   }
   return best;
 }
 
 export function extractLineItems(doc: InvoiceDoc): ExtractedLineItem[] {
+  const table = tableLines(doc);
+  return table.length ? table : tillLines(doc);
+}
+
+function tableLines(doc: InvoiceDoc): ExtractedLineItem[] {
   const first = findHeader(doc);
   if (!first) return [];
   const { lines } = doc;
@@ -83,19 +95,24 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
   const numeric = cols.filter((c) => ['quantity', 'unitPrice', 'amount', 'unit'].includes(c.kind));
   const leftLimit = Math.min(...numeric.map((c) => c.x0));
   const anchor: Kind = cols.some((c) => c.kind === 'amount') ? 'amount' : 'unitPrice';
+  let subtotalSeen = false;
   for (let i = start; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.page !== page) return false;
     const amounts = findAmounts(line.text, dec);
+    // A line without money is text: a long detail line runs on under the number columns.
+    const prose = !amounts.some((a) => a.hasDecimals);
     const row: Partial<Record<Kind, string>> = {};
     const kinds: Kind[] = [];
     line.words.forEach((w, n) => {
       const col = nearest(cols, w.x, w.x + w.width);
       const prev = line.words[n - 1];
       // A word close after a description word continues it ("vor Ort", "5L") unless it stands under a number column.
-      const inOther = numeric.some((c) => w.x < c.x1 && w.x + w.width > c.x0);
+      const inOther = !prose && numeric.some((c) => w.x < c.x1 && w.x + w.width > c.x0);
       const glued = prev && kinds[n - 1] === 'description' && w.x - (prev.x + prev.width) < w.height * 1.2 && !inOther;
-      const kind: Kind = glued || (!descCol && w.x + w.width < leftLimit && col?.kind !== 'sku') ? 'description' : (col?.kind ?? 'other');
+      // A percentage ("19 %", "5%") is a rate: never a quantity, price or amount.
+      const rate = /%$/.test(w.text) || line.words[n + 1]?.text === '%';
+      const kind: Kind = glued || (!descCol && w.x + w.width < leftLimit && col?.kind !== 'sku') ? 'description' : rate ? 'other' : (col?.kind ?? 'other');
       kinds.push(kind);
       // Words apart keep a wide gap so "19   573,00" stays two numbers.
       const sep = prev && w.x - (prev.x + prev.width) > w.height * 1.5 ? '   ' : ' ';
@@ -110,18 +127,30 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     // (a quantity or a unit price of its own: "Vinho do Porto" is no postage line).
     const labels = doc.hits[i]!.filter((h) => !h.weak).map((h) => h.field);
     const itemLike = num('quantity') !== undefined || (anchor === 'amount' && num('unitPrice') !== undefined);
-    if (labels.includes('taxSummary') || (!amounts.length && rows.length && isHeading(doc, i))) return true;
-    if (!itemLike && amounts.length && !DOC_LEVEL.test(line.text)) {
+    // A line of headings across the columns ends the table; inside the description column it is text ("Stück, Preis je Einheit").
+    const across = line.x + line.width > leftLimit;
+    // A line naming several totals ("Base HT   TVA 20 %   Total à payer") starts the totals block.
+    const totalsRow = new Set(labels.filter((f) => ENDS.includes(f) || f === 'subtotal')).size >= 2;
+    if (labels.includes('taxSummary') || (totalsRow && rows.length) || (!amounts.length && rows.length && across && isHeading(doc, i))) return true;
+    // A negative row whose words stand in the description column, before any sub-total, is a discount line
+    // ("Trade discount   -147.48"); after a sub-total a labelled line is the document's.
+    const credit = !itemLike && total && total.value < 0 && !subtotalSeen && line.x < leftLimit;
+    if (!itemLike && amounts.length && !DOC_LEVEL.test(line.text) && !credit) {
       if (labels.some((f) => ENDS.includes(f))) return true;
+      subtotalSeen ||= labels.includes('subtotal');
       if (labels.some((f) => SKIPS.includes(f))) continue;
     }
-    if (ALLOWANCE.test(row.description ?? '')) continue;
+    if (subtotalSeen && labels.some((f) => SKIPS.includes(f))) continue;
+    // A row without quantity or price that repeats the sum of the rows so far carries it forward, in any words.
+    const carried = !itemLike && rows.length > 1 && total && near(total.value, rows.reduce((a, r) => a + (r.total ?? 0), 0));
+    if (ALLOWANCE.test(row.description ?? '') || carried) continue;
     if (!total || !total.hasDecimals || DOC_LEVEL.test(line.text)) {
       // A line without an amount: its words (not its numbers) may belong to an item's description.
-      // A line that opens with a date or reference label ("Période du …", "Lieferdatum: …") is a detail.
       const detail = doc.hits[i]!.some((h) => h.start <= 2 && DETAIL_LABELS.includes(h.field));
-      const desc = description(row.description);
-      if (desc && !detail && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y });
+      // Reference lines ("Service level: next day", "Lot 4411") continue an item's description, never name one.
+      const desc = description(row.description, true);
+      const ref = detail || desc !== description(row.description);
+      if (desc && !DOC_LEVEL.test(line.text)) loose.push({ text: desc, y: yOffset + line.y, detail: ref });
       continue;
     }
     // Text without a word in the description column (a position number, an article code) is no description.
@@ -165,7 +194,9 @@ function attachDescriptions(items: Row[], loose: Loose[], lineHeight: number): E
     const next = items[k + 1];
     const nextY = next?.y ?? Infinity;
     const below = loose.filter((l) => l.y > it.y && l.y < nextY);
-    const cont = below.filter((l, n) => l.y - (n === 0 ? it.y : below[n - 1]!.y) <= lineHeight * 1.8);
+    // A chain of lines each close under the last: a gap ends it (a footer far below is no continuation).
+    const gap = below.findIndex((l, n) => l.y - (n === 0 ? it.y : below[n - 1]!.y) > lineHeight * 1.8);
+    const cont = gap < 0 ? below : below.slice(0, gap);
     const take = next && !next.description ? cont.filter((l) => nextY - l.y > lineHeight * 1.8) : cont;
     take.forEach((l) => used.add(l));
     if (take.length) it.description += ` ${take.map((l) => l.text).join(' ')}`;
@@ -175,7 +206,7 @@ function attachDescriptions(items: Row[], loose: Loose[], lineHeight: number): E
     // A heading over the numbers (the nearest free line above, after the previous row), else the line below.
     const prevY = items[k - 1]?.y ?? -Infinity;
     const nextY = items[k + 1]?.y ?? Infinity;
-    const free = loose.filter((l) => !used.has(l) && !DETAIL.test(l.text));
+    const free = loose.filter((l) => !used.has(l) && !l.detail && !DETAIL.test(l.text));
     const pick = free.filter((l) => l.y < it.y && l.y > prevY).pop() ?? free.find((l) => l.y > it.y && l.y < nextY);
     if (pick) {
       used.add(pick);

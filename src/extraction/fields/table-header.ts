@@ -1,5 +1,5 @@
 // The header row of a line-item table, found with the column words of every language, and its columns' x ranges.
-import type { ColumnKind } from '../lang/vocab.ts';
+import type { ColumnKind, LabelField } from '../lang/vocab.ts';
 import { findAmounts } from './amounts.ts';
 import type { InvoiceDoc } from './doc.ts';
 import { spanX, type Line } from './layout.ts';
@@ -24,24 +24,29 @@ const PRIORITY: ColumnKind[] = ['description', 'quantity', 'unitPrice', 'amount'
 const NUMERIC: Kind[] = ['quantity', 'unitPrice', 'amount', 'unit'];
 const SKU_LIKE = /^(item|artikel|article|artigo|articolo|art[ií]culo|code|c[oó]digo|codice)\s*(#|no\.?|nr\.?|number|n[°º])?$/i;
 
+const TAX_TABLE: LabelField[] = ['tax', 'taxSummary'];
 const hasMoney = (line: Line) => findAmounts(line.text).some((a) => a.hasDecimals);
 
 /** Columns named on one line: each header word with the run of text around it (up to a wide gap). */
 export function headerColumns(doc: InvoiceDoc, li: number): Column[] {
   const line = doc.lines[li]!;
   const text = line.text;
-  const found: { kind: Kind; s: number; e: number; words: string }[] = [];
+  const found: { kind: Kind; s: number; e: number }[] = [];
   for (const h of doc.columnHits[li]!) {
     const same = doc.columnHits[li]!.filter((o) => o.start === h.start);
     const kind = PRIORITY.find((k) => same.some((o) => o.field === k))!;
     if (found.some((f) => f.s === h.start)) continue;
-    found.push({ kind: kind === 'vatRate' || kind === 'position' || kind === 'discount' ? 'other' : kind, s: h.start, e: h.end, words: text.slice(h.start, h.end) });
+    found.push({ kind: kind === 'vatRate' || kind === 'position' || kind === 'discount' ? 'other' : kind, s: h.start, e: h.end });
   }
   const segStart = (i: number) => text.lastIndexOf('   ', i);
   const segEnd = (i: number) => (text.indexOf('   ', i) < 0 ? text.length : text.indexOf('   ', i));
   // "Item" beside a separate "Description" column holds item codes.
-  if (found.filter((f) => f.kind === 'description').length > 1)
-    for (const f of found) if (f.kind === 'description' && SKU_LIKE.test(text.slice(f.s, segEnd(f.s)).trim())) f.kind = 'sku';
+  // Two columns both called "Article": the first holds the codes, the last the names.
+  const descs = found.filter((f) => f.kind === 'description');
+  if (descs.length > 1) {
+    const codes = descs.filter((f) => SKU_LIKE.test(text.slice(f.s, segEnd(f.s)).trim()));
+    for (const f of codes.length === descs.length ? codes.slice(0, -1) : codes) f.kind = 'sku';
+  }
   // Several header words in one run of text: words naming numbers ("Cantidad Precio unitario Total" set close
   // together) are columns of their own; text words ("Ligne CODE ARTICLE, NOM & DESIGNATION") make one column, of
   // the first kind by priority.
@@ -66,7 +71,8 @@ export function findHeader(doc: InvoiceDoc, from = 0, to = doc.lines.length): He
   let best: Header | null = null;
   for (let i = from; i < to; i++) {
     const line = doc.lines[i]!;
-    if (hasMoney(line)) continue;
+    // A VAT breakdown's header ("MwSt   Netto   MwSt.   Brutto") names amounts too.
+    if (hasMoney(line) || doc.hits[i]!.some((h) => h.start <= 2 && !h.weak && TAX_TABLE.includes(h.field))) continue;
     let cols = headerColumns(doc, i);
     if (score(cols) < 2) continue;
     let end = i;
