@@ -174,7 +174,8 @@ export function makeTruth(rng: Rng, o: TruthOptions): InvoiceTruth {
   };
   const factor = CURRENCY_FACTOR[currency.code] ?? 1;
   const detailChance = layout === 'long-descriptions' ? 0.85 : narrow ? 0 : 0.05;
-  const discountChance = layout === 'discounts' ? 0.5 : 0.04;
+  // A till prints what the line costs; a line discount it would print as a line of its own, so none here.
+  const discountChance = narrow ? 0 : layout === 'discounts' ? 0.5 : 0.04;
   const lines: LineTruth[] = [];
   // Only a long invoice lists a product twice (another delivery), at the same price and unit.
   const n = layout === 'multi-page' ? count : Math.min(count, pool.length);

@@ -62,11 +62,13 @@ export function renderNarrow(ctx: Ctx): Promise<Buffer> {
   const twoLines = width < 180 || rng.chance(0.5);
   for (const l of t.lines) {
     const amount = `${f.money(l.amount)} ${code(l.vatRate)}`;
-    if (twoLines || l.quantity !== 1) {
+    // A name too long for the amount's line gets lines of its own: a till never cuts the name short.
+    const fits = c.wrap(l.description, width - c.measure(amount, size) - 8, size).length === 1;
+    if (twoLines || l.quantity !== 1 || !fits) {
       for (const part of c.wrap(l.description, width, size)) (c.text(part, m, y, { size }), (y += lead(size)));
       if (l.isDiscount) y -= lead(size);
       pair(l.isDiscount ? '' : `  ${f.qty(l.quantity)} ${l.unit} x ${f.money(l.unitPrice)}`, amount);
-    } else pair(c.wrap(l.description, width - c.measure(amount, size) - 8, size)[0]!, amount);
+    } else pair(l.description, amount);
   }
   rule();
   pair(w.total, f.money(t.total, true), true, size + 2);
