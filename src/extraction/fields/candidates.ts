@@ -85,6 +85,7 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
   const width = Math.max(lx.x1 - lx.x0, 1);
   const x0 = lx.x0 - width * 0.3;
   const x1 = lx.x1 + width * 0.6;
+  const header = cells(line.text).find((c) => c.at <= hit.start && hit.start < c.at + c.text.length)?.at;
   for (let j = li + 1; j < doc.lines.length && j <= li + depth; j++) {
     const next = doc.lines[j]!;
     if (next.page !== line.page || next.y - (line.y + line.height) > doc.lineHeight * 3 * (j - li)) return null;
@@ -95,10 +96,12 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
     // Another label in the same place: this is a column of labels, not of values.
     if (doc.hits[j]!.some((h) => !h.weak && inRange(h.start, h.end))) return null;
     // Read the runs of text under the label (cells of a row), so a finder anchored at its text's start still works.
+    // Under a row of labels a value belongs to the label nearest to it ("Rate  Goods  VAT  Gross" over
+    // "A 20%  181.16  36.23  217.39": 181.16 is the goods', not the rate label's).
     const v = cells(next.text)
       .filter((c) => inRange(c.at, c.at + c.text.length))
       .flatMap((c) => find(c.text).map((f) => ({ ...f, index: f.index + c.at })))
-      .find((f) => inRange(f.index, f.index + f.length));
+      .find((f) => inRange(f.index, f.index + f.length) && nearestHeader(line, next, f.index, f.length) === header);
     if (v)
       return {
         value: v.value, score: 0.85 * (j === li + 1 ? 1 : 0.8), line: next, at: v.index, length: v.length,
@@ -106,6 +109,19 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
       };
   }
   return null;
+}
+
+/** Offset of the cell of a label line whose centre is nearest to a value's centre on a line below. */
+function nearestHeader(labels: Line, row: Line, at: number, length: number): number | undefined {
+  const vx = spanX(row, at, at + length);
+  const mid = (vx.x0 + vx.x1) / 2;
+  let best: { at: number; d: number } | undefined;
+  for (const c of cells(labels.text)) {
+    const cx = spanX(labels, c.at, c.at + c.text.length);
+    const d = Math.abs((cx.x0 + cx.x1) / 2 - mid);
+    if (!best || d < best.d) best = { at: c.at, d };
+  }
+  return best?.at;
 }
 
 /** Runs of a line's text between column gaps (three spaces or more), with their offsets. */

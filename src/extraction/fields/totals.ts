@@ -36,19 +36,36 @@ const moneyFinder =
 /** Rates printed on a tax line ("MwSt 19%", "TVA 5,5 %"). */
 const ratesOf = (text: string) => [...text.matchAll(/(\d{1,2}(?:[.,]\d{1,2})?)\s?%/g)].map((m) => Number(m[1]!.replace(',', '.')) / 100);
 
-/** A line-table header (several column words): its "Total" column holds line amounts, not the invoice total. */
-const isTableHeader = (doc: InvoiceDoc, li: number) => new Set(doc.columnHits[li]!.map((h) => h.field)).size >= 3;
+const RATE_ROW = /^\s*\d{1,2}(?:[.,]\d{1,2})?\s?%/;
+/** Words of a row besides amounts, rates and currency codes: an item row has a description, a totals row none. */
+const wordsOf = (text: string) => text.replace(/\b(?:EUR|USD|GBP|CHF)\b/g, '').match(/\p{L}{3,}/gu)?.length ?? 0;
+
+/**
+ * Labels whose values below are not the invoice's: a line-table header (several column words; its "Total" column
+ * holds line amounts) unless its one row is all amounts (a totals row set out under its labels), and the header
+ * of a VAT breakdown (a row per rate: each row is one rate's net, tax and gross).
+ */
+function notTotalsBelow(doc: InvoiceDoc, li: number): boolean {
+  const [next, after] = [doc.lines[li + 1], doc.lines[li + 2]];
+  if (next && after && RATE_ROW.test(next.text) && RATE_ROW.test(after.text)) return true;
+  if (new Set(doc.columnHits[li]!.map((h) => h.field)).size < 3) return false;
+  const amountsRow = next && findAmounts(next.text, doc.dec).length >= 3 && wordsOf(next.text) === 0;
+  return !(amountsRow && !(after && after.page === next.page && findAmounts(after.text, doc.dec).length >= 3));
+}
+
+/** "VAT 20 % on 1,000.00   200.00": the amount a rate is taken on is the net, not the tax. */
+const onBase = (c: Amount) => c.via === 'right' && /%\s*(?:on|of|auf|von|sur|de|su|sobre|op|over)\s*(?:EUR|€|\$|£)?\s*$/i.test(c.line.text.slice(0, c.at));
 
 function pseudo(base: Amount, value: number, score: number): Amount {
   return { ...base, value: round2(value), score, via: 'free' };
 }
 
 export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
-  const all = candidates(doc, ROLES, moneyFinder(doc), { noBelow: (li) => isTableHeader(doc, li) });
+  const all = candidates(doc, ROLES, moneyFinder(doc), { noBelow: (li) => notTotalsBelow(doc, li) });
   const role = (f: LabelField, n = 6) => merge(all.filter((c) => c.field === f)).slice(0, n);
   const totals = role('total');
   const subs = role('subtotal');
-  const taxes = role('tax');
+  const taxes = merge(all.filter((c) => c.field === 'tax' && !onBase(c))).slice(0, 6);
   const dues = role('amountDue', 3);
   const prepaid = role('prepaid', 3).filter((c) => c.value !== 0);
   const charges = role('shipping', 3).filter((c) => c.value > 0).map((c) => c.value);
@@ -56,17 +73,20 @@ export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
   const anchor = totals[0] ?? subs[0] ?? taxes[0] ?? dues[0];
   if (!anchor) return { subtotal: null, tax: null, total: null, checks: { sumOk: false, linesOk: false, rateOk: false, derived: [] } };
 
-  // Several tax lines (one per rate): their right-most amounts add up.
+  // Several tax lines (one per rate): their right-most amounts add up; so do the values under several tax labels
+  // side by side over one row ("TVA 20 %   TVA 10 %").
   const taxLines = new Map<number, Amount>();
-  for (const c of all.filter((c) => c.field === 'tax' && c.via === 'right'))
-    if (!taxLines.has(c.line.index) || c.at > taxLines.get(c.line.index)!.at) taxLines.set(c.line.index, c);
-  const taxOpts: (Amount | null)[] = [null, ...taxes];
-  if (taxLines.size >= 2) {
-    const parts = [...taxLines.values()];
-    taxOpts.push(pseudo(parts[0]!, parts.reduce((s, c) => s + c.value, 0), Math.min(...parts.map((c) => c.score))));
+  const taxColumns = new Map<number, Map<number, Amount>>();
+  for (const c of all.filter((c) => c.field === 'tax' && !onBase(c))) {
+    if (c.via === 'right' && (!taxLines.has(c.line.index) || c.at > taxLines.get(c.line.index)!.at)) taxLines.set(c.line.index, c);
+    if (c.via === 'below') (taxColumns.get(c.line.index) ?? taxColumns.set(c.line.index, new Map()).get(c.line.index)!).set(c.labelStart, c);
   }
+  const taxOpts: (Amount | null)[] = [null, ...taxes];
+  for (const parts of [[...taxLines.values()], ...[...taxColumns.values()].map((m) => [...m.values()])])
+    if (parts.length >= 2) taxOpts.push(pseudo(parts[0]!, parts.reduce((s, c) => s + c.value, 0), Math.min(...parts.map((c) => c.score))));
   const subOpts: (Amount | null)[] = [null, ...subs];
-  if (lineSum !== null && !subs.some((s) => near(s.value, lineSum))) subOpts.push(pseudo(anchor, lineSum, 0.8));
+  const lineNet = lineSum !== null && !subs.some((s) => near(s.value, lineSum)) ? pseudo(anchor, lineSum, 0.8) : null;
+  if (lineNet) subOpts.push(lineNet);
   const totalOpts: (Amount | null)[] = [null, ...totals, ...dues.filter((d) => !totals.some((t) => near(t.value, d.value)))];
   const adjust = [0, ...charges, ...allowances.map((a) => -a), round2(charges.reduce((a, b) => a + b, 0) - allowances.reduce((a, b) => a + b, 0))];
 
@@ -101,9 +121,12 @@ export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
     let linesOk = false;
     if (lineSum !== null) {
       const hit = (v: number) => adjust.some((a) => near(lineSum + a, v, 0.021));
-      if (s && hit(s.value)) [linesOk, sc] = [true, sc + 2];
+      // The line sum standing in for the net agrees with itself: no evidence.
+      if (s && s !== lineNet && hit(s.value)) [linesOk, sc] = [true, sc + 2];
       else if (!s && t && (hit(t.value) || (x && hit(t.value - x.value)))) [linesOk, sc] = [true, sc + 1.5];
     }
+    // A total printed under its label outweighs one made up from the others.
+    if (!t && (totals.length || dues.length)) sc -= 2;
     if (t && dues.includes(t) && !totals.includes(t)) {
       // What is left to pay after a prepayment is not the invoice total.
       sc -= prepaid.length ? 3 : 0.3;
