@@ -211,6 +211,9 @@ function nameAbove(doc: InvoiceDoc, line: Line, at: number): string | null {
   return null;
 }
 
+/** Evidence of who issues the invoice (the rest says where a name sits on the page). */
+const IDENTITY = new Set(['legal form', 'registered name', 'sender line', 'seller label', 'tax id below', 'domain', 'repeated', 'footer name']);
+
 export function pickSeller(doc: InvoiceDoc): Seller {
   const cands = sellerCandidates(doc);
   let best = cands[0];
@@ -225,6 +228,8 @@ export function pickSeller(doc: InvoiceDoc): Seller {
   }
   const second = cands.find((c) => looseKey(c.name) !== looseKey(best!.name) && !key(best!.name).startsWith(key(c.name)));
   const margin = best.score - (second?.score ?? 0);
-  const confidence = Math.round(Math.min(95, 30 + best.score * 6 + Math.min(margin, 4) * 5));
+  // Near certain only when several independent signs name the same party and no other name comes close.
+  const signs = best.why.filter((w) => IDENTITY.has(w)).length;
+  const confidence = Math.round(Math.min(signs >= 3 && margin >= 4 ? 98 : 95, 30 + best.score * 6 + Math.min(margin, 4) * 5));
   return { name: best.name, confidence, why: best.why };
 }

@@ -7,6 +7,9 @@ import { candidates, merge, type FieldCandidate, type Finder } from './candidate
 import type { InvoiceDoc } from './doc.ts';
 
 export type Amount = FieldCandidate<number>;
+export type AmountKey = 'subtotal' | 'tax' | 'total';
+const KEYS: AmountKey[] = ['subtotal', 'tax', 'total'];
+const noMargins = (): Record<AmountKey, number> => ({ subtotal: Infinity, tax: Infinity, total: Infinity });
 
 export interface Totals {
   subtotal: Amount | null;
@@ -20,7 +23,9 @@ export interface Totals {
     /** tax ÷ net is a plausible rate (and the printed one, when a rate is printed). */
     rateOk: boolean;
     /** Which values were derived from the others rather than read. */
-    derived: ('subtotal' | 'tax' | 'total')[];
+    derived: AmountKey[];
+    /** Score margin of the chosen set over the best set giving the field another value (Infinity: none does). */
+    margins: Record<AmountKey, number>;
   };
 }
 
@@ -71,7 +76,7 @@ export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
   const charges = role('shipping', 3).filter((c) => c.value > 0).map((c) => c.value);
   const allowances = role('discount', 3).map((c) => Math.abs(c.value)).filter((v) => v > 0);
   const anchor = totals[0] ?? subs[0] ?? taxes[0] ?? dues[0];
-  if (!anchor) return { subtotal: null, tax: null, total: null, checks: { sumOk: false, linesOk: false, rateOk: false, derived: [] } };
+  if (!anchor) return { subtotal: null, tax: null, total: null, checks: { sumOk: false, linesOk: false, rateOk: false, derived: [], margins: noMargins() } };
 
   // Several tax lines (one per rate): their right-most amounts add up; so do the values under several tax labels
   // side by side over one row ("TVA 20 %   TVA 10 %").
@@ -90,15 +95,17 @@ export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
   const totalOpts: (Amount | null)[] = [null, ...totals, ...dues.filter((d) => !totals.some((t) => near(t.value, d.value)))];
   const adjust = [0, ...charges, ...allowances.map((a) => -a), round2(charges.reduce((a, b) => a + b, 0) - allowances.reduce((a, b) => a + b, 0))];
 
-  let best: Totals | null = null;
-  let bestScore = -Infinity;
-  for (const t of totalOpts)
-    for (const s of subOpts)
-      for (const x of taxOpts) {
-        const r = score(t, s, x);
-        if (r.score > bestScore) [best, bestScore] = [r.totals, r.score];
-      }
-  return derive(best!);
+  const sets: { score: number; totals: Totals }[] = [];
+  for (const t of totalOpts) for (const s of subOpts) for (const x of taxOpts) sets.push(score(t, s, x));
+  const best = sets.reduce((a, b) => (b.score > a.score ? b : a));
+  const chosen = derive(best.totals);
+  // How far the chosen value of each field is ahead of the best set that reads it otherwise.
+  for (const k of KEYS) {
+    const mine = chosen[k]?.value;
+    const rival = Math.max(...sets.filter((o) => o.totals[k] && o.totals[k]!.value !== mine).map((o) => o.score));
+    chosen.checks.margins[k] = best.score - rival;
+  }
+  return chosen;
 
   function score(t: Amount | null, s: Amount | null, x: Amount | null): { score: number; totals: Totals } {
     let sc = (t?.score ?? 0) + (s?.score ?? 0) * 0.8 + (x?.score ?? 0) * 0.6;
@@ -131,7 +138,7 @@ export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
       // What is left to pay after a prepayment is not the invoice total.
       sc -= prepaid.length ? 3 : 0.3;
     } else if (t && prepaid.some((p) => dues.some((d) => near(t.value - Math.abs(p.value), d.value)))) sc += 1;
-    return { score: sc, totals: { subtotal: s, tax: x, total: t, checks: { sumOk, linesOk, rateOk, derived: [] } } };
+    return { score: sc, totals: { subtotal: s, tax: x, total: t, checks: { sumOk, linesOk, rateOk, derived: [], margins: noMargins() } } };
   }
 }
 
