@@ -45,6 +45,8 @@ export interface CandidateOptions {
   stopAt?: readonly LabelField[];
   /** Label lines that must not look below (a line-table header's "Total" column is no total). */
   noBelow?: (lineIndex: number) => boolean;
+  /** Lines passed over when looking below a label (the per-rate rows of a VAT breakdown above its total row). */
+  skipRow?: (lineIndex: number) => boolean;
 }
 
 /** Candidates of the given fields, each scored by its label's weight and the value's placement. */
@@ -71,7 +73,7 @@ export function candidates<T>(doc: InvoiceDoc, fields: readonly LabelField[], fi
         });
       });
       if (opts.below === false || opts.noBelow?.(li) || (vals.length && !vals[0]!.plain)) return;
-      const below = valueBelow(doc, li, hit, find, opts.depth ?? 3);
+      const below = valueBelow(doc, li, hit, find, opts.depth ?? 3, opts.skipRow);
       if (below) out.push({ ...below, field: hit.field, score: w * below.score * (below.plain ? 0.6 : 1), weak: hit.weak, labelText: line.text, labelStart: hit.start });
     });
   });
@@ -79,7 +81,7 @@ export function candidates<T>(doc: InvoiceDoc, fields: readonly LabelField[], fi
 }
 
 /** The first value under a label, overlapping its x range, before another label takes that place. */
-function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: Finder<T>, depth: number) {
+function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: Finder<T>, depth: number, skip?: (lineIndex: number) => boolean) {
   const line = doc.lines[li]!;
   const lx = spanX(line, hit.start, hit.end);
   const width = Math.max(lx.x1 - lx.x0, 1);
@@ -88,6 +90,10 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
   const header = cells(line.text).find((c) => c.at <= hit.start && hit.start < c.at + c.text.length)?.at;
   for (let j = li + 1; j < doc.lines.length && j <= li + depth; j++) {
     const next = doc.lines[j]!;
+    if (skip?.(j)) {
+      depth++;
+      continue;
+    }
     if (next.page !== line.page || next.y - (line.y + line.height) > doc.lineHeight * 3 * (j - li)) return null;
     const inRange = (from: number, to: number) => {
       const vx = spanX(next, from, to);

@@ -41,18 +41,22 @@ const moneyFinder =
 /** Rates printed on a tax line ("MwSt 19%", "TVA 5,5 %"). */
 const ratesOf = (text: string) => [...text.matchAll(/(\d{1,2}(?:[.,]\d{1,2})?)\s?%/g)].map((m) => Number(m[1]!.replace(',', '.')) / 100);
 
-const RATE_ROW = /^\s*\d{1,2}(?:[.,]\d{1,2})?\s?%/;
+const RATE_ROW = /^\s*(?:[A-Z]\s+)?\d{1,2}(?:[.,]\d{1,2})?\s?%/;
 /** Words of a row besides amounts, rates and currency codes: an item row has a description, a totals row none. */
 const wordsOf = (text: string) => text.replace(/\b(?:EUR|USD|GBP|CHF)\b/g, '').match(/\p{L}{3,}/gu)?.length ?? 0;
 
+/** A row of a VAT breakdown with several rates ("A 19 %   10,50   2,00   12,50"): one rate's net, tax and gross. */
+const rateRow = (doc: InvoiceDoc, li: number) => {
+  const rate = (i: number) => RATE_ROW.test(doc.lines[i]?.text ?? '');
+  return rate(li) && (rate(li - 1) || rate(li + 1));
+};
+
 /**
  * Labels whose values below are not the invoice's: a line-table header (several column words; its "Total" column
- * holds line amounts) unless its one row is all amounts (a totals row set out under its labels), and the header
- * of a VAT breakdown (a row per rate: each row is one rate's net, tax and gross).
+ * holds line amounts) unless its one row is all amounts (a totals row set out under its labels).
  */
 function notTotalsBelow(doc: InvoiceDoc, li: number): boolean {
   const [next, after] = [doc.lines[li + 1], doc.lines[li + 2]];
-  if (next && after && RATE_ROW.test(next.text) && RATE_ROW.test(after.text)) return true;
   if (new Set(doc.columnHits[li]!.map((h) => h.field)).size < 3) return false;
   const amountsRow = next && findAmounts(next.text, doc.dec).length >= 3 && wordsOf(next.text) === 0;
   return !(amountsRow && !(after && after.page === next.page && findAmounts(after.text, doc.dec).length >= 3));
@@ -66,7 +70,7 @@ function pseudo(base: Amount, value: number, score: number): Amount {
 }
 
 export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
-  const all = candidates(doc, ROLES, moneyFinder(doc), { noBelow: (li) => notTotalsBelow(doc, li) });
+  const all = candidates(doc, ROLES, moneyFinder(doc), { noBelow: (li) => notTotalsBelow(doc, li), skipRow: (li) => rateRow(doc, li) });
   const role = (f: LabelField, n = 6) => merge(all.filter((c) => c.field === f)).slice(0, n);
   const totals = role('total');
   const subs = role('subtotal');

@@ -22,6 +22,14 @@ describe('invoice amounts', () => {
     ])).toEqual([1092.88, 122.4, 1215.28]);
   });
 
+  it('reads the total row of a VAT breakdown under its column labels, past the rows of each rate', () => {
+    expect(amounts([
+      'Gastro Handel GmbH', 'Marktplatz 1, 80331 München', '', 'Rechnung Nr. 2024-18', '', 'Weizenmehl Type 550, 25 kg   14,95 B', 'Summe brutto   89,48€',
+      row([['MwSt', 0], ['Nettobetrag', 12], ['MwSt.', 26], ['Brutto', 36]]), row([['A 19 %', 0], ['10,50', 12], ['2,00', 26], ['12,50', 36]]),
+      row([['B 7 %', 0], ['71,94', 12], ['5,04', 26], ['76,98', 36]]), row([['Summe brutto', 0], ['82,44', 12], ['7,04', 26], ['89,48', 36]]), 'Girocard   89,48€',
+    ])).toEqual([82.44, 7.04, 89.48]);
+  });
+
   it('reads a totals row set out under its labels, even when a label holds a column word', () => {
     expect(amounts([
       'Martins & Filhos S.A.', 'Rua Augusta 5, 1100-053 Lisboa', '', 'Fatura n.º 2020-776', '',
