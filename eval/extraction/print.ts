@@ -49,6 +49,9 @@ export function printReport(report: Report, verbose: boolean): string {
         return (c.n ? `${pct(c.accuracy, 0)} (${c.correct}/${c.n})` : '-').padStart(18);
       })].join(''));
     }
+    // The promise partners rely on: a value given ≥ 90 is right ≥ 97% of the time.
+    const short = cal.filter((r) => (r.bands['90-100']!.accuracy ?? 1) < 0.97);
+    rows.push(short.length ? `  ≥ 90 band below 97% for: ${short.map((r) => `${r.name} ${pct(r.bands['90-100']!.accuracy)}`).join(', ')}` : '  ≥ 90 band: every row right ≥ 97% of the time');
   }
   rows.push('', 'latency per page (read + understand)');
   for (const [k, v] of Object.entries(report.latencyMsPerPage)) rows.push(`  ${k.padEnd(22)} pages ${String(v.pages).padStart(4)}  p50 ${v.p50} ms  p95 ${v.p95} ms`);

@@ -15,7 +15,8 @@ export interface ExpectedLine {
 }
 export type Expected = Partial<Record<HeaderField, string | number | null>> & { lineItems?: ExpectedLine[] };
 
-export const normName = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+// ß is written SS in capitals ("GROSSHANDEL" is "Großhandel"), so case-blind comparison folds it.
+export const normName = (s: string) => s.replace(/ß/g, 'ss').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
 const tokens = (s: string) => new Set(normName(s).split(' ').filter(Boolean));
 const sameAmount = (a: number, b: number) => Math.abs(a - b) < 0.005;
 

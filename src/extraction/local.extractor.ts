@@ -36,6 +36,8 @@ export function deliverInvoices(read: ReadResult): InvoiceExtraction {
   if (checked?.invoice) return { pageCount: read.pageCount, invoices: [checked.invoice], notes };
   if (read.fileType === 'xml') throw new UnreadableDocumentError(`the e-invoice XML could not be read: ${read.einvoice?.error ?? 'it holds no invoice'}`);
   requireText(read.pages, notes);
+  // What the text engine noticed about each invoice (pages named when the document holds several).
+  for (const i of text) for (const n of i.notes ?? []) notes.push(text.length > 1 ? `invoice on ${pagesWere(i.pages)}: ${n}` : n);
   return { pageCount: read.pageCount, invoices: text.map((i) => withSource(i, read.pages)), notes };
 }
 
@@ -47,7 +49,9 @@ function requireText(pages: PageText[], notes: string[]): void {
 }
 
 /** An invoice read from the visible text: `ocr` when any of its pages was OCR'd, else `text`. */
-function withSource(invoice: ExtractedInvoiceFields, pages: PageText[]): DeliveredInvoice {
+function withSource({ notes: _, ...invoice }: ExtractedInvoiceFields, pages: PageText[]): DeliveredInvoice {
   const ocr = pages.some((p) => p.source === 'ocr' && invoice.pages.includes(p.page));
   return { ...invoice, source: ocr ? 'ocr' : 'text' };
 }
+
+const pagesWere = (pages: number[]) => (pages.length === 1 ? `page ${pages[0]}` : `pages ${pages[0]}–${pages.at(-1)}`);

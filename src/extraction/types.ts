@@ -62,6 +62,8 @@ export interface ExtractedInvoiceFields {
   fieldConfidences: FieldConfidences;
   /** Pages (1-based) this invoice was read from: a multi-vendor PDF yields several invoices. */
   pages: number[];
+  /** What the reading noticed about this invoice (amounts that do not add up); delivered in the extraction's notes. */
+  notes?: string[];
 }
 
 /** An invoice as a provider delivers it: the fields and where they came from. */

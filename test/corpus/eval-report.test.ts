@@ -11,6 +11,7 @@ describe('eval scoring', () => {
   it('compares names loosely, dates and amounts exactly, and an expected null only with nothing', () => {
     expect(fieldMatches('vendorName', 'Müller Haustechnik GmbH', 'MULLER HAUSTECHNIK G.M.B.H.')).toBe(false);
     expect(fieldMatches('vendorName', 'Müller Haustechnik GmbH', 'muller  haustechnik gmbh')).toBe(true);
+    expect(fieldMatches('vendorName', 'Edelweiß Großhandel e.K.', 'EDELWEISS GROSSHANDEL E.K.')).toBe(true);
     expect(fieldMatches('invoiceDate', '2024-06-05', '2024-05-06')).toBe(false);
     expect(fieldMatches('total', 119, 119.004)).toBe(true);
     expect(fieldMatches('total', 119, 119.01)).toBe(false);

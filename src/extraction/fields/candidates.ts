@@ -45,6 +45,8 @@ export interface CandidateOptions {
   stopAt?: readonly LabelField[];
   /** Label lines that must not look below (a line-table header's "Total" column is no total). */
   noBelow?: (lineIndex: number) => boolean;
+  /** Lines passed over when looking below a label (the per-rate rows of a VAT breakdown above its total row). */
+  skipRow?: (lineIndex: number) => boolean;
 }
 
 /** Candidates of the given fields, each scored by its label's weight and the value's placement. */
@@ -71,7 +73,7 @@ export function candidates<T>(doc: InvoiceDoc, fields: readonly LabelField[], fi
         });
       });
       if (opts.below === false || opts.noBelow?.(li) || (vals.length && !vals[0]!.plain)) return;
-      const below = valueBelow(doc, li, hit, find, opts.depth ?? 3);
+      const below = valueBelow(doc, li, hit, find, opts.depth ?? 3, opts.skipRow);
       if (below) out.push({ ...below, field: hit.field, score: w * below.score * (below.plain ? 0.6 : 1), weak: hit.weak, labelText: line.text, labelStart: hit.start });
     });
   });
@@ -79,14 +81,19 @@ export function candidates<T>(doc: InvoiceDoc, fields: readonly LabelField[], fi
 }
 
 /** The first value under a label, overlapping its x range, before another label takes that place. */
-function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: Finder<T>, depth: number) {
+function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: Finder<T>, depth: number, skip?: (lineIndex: number) => boolean) {
   const line = doc.lines[li]!;
   const lx = spanX(line, hit.start, hit.end);
   const width = Math.max(lx.x1 - lx.x0, 1);
   const x0 = lx.x0 - width * 0.3;
   const x1 = lx.x1 + width * 0.6;
+  const header = cells(line.text).find((c) => c.at <= hit.start && hit.start < c.at + c.text.length)?.at;
   for (let j = li + 1; j < doc.lines.length && j <= li + depth; j++) {
     const next = doc.lines[j]!;
+    if (skip?.(j)) {
+      depth++;
+      continue;
+    }
     if (next.page !== line.page || next.y - (line.y + line.height) > doc.lineHeight * 3 * (j - li)) return null;
     const inRange = (from: number, to: number) => {
       const vx = spanX(next, from, to);
@@ -95,10 +102,12 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
     // Another label in the same place: this is a column of labels, not of values.
     if (doc.hits[j]!.some((h) => !h.weak && inRange(h.start, h.end))) return null;
     // Read the runs of text under the label (cells of a row), so a finder anchored at its text's start still works.
+    // Under a row of labels a value belongs to the label nearest to it ("Rate  Goods  VAT  Gross" over
+    // "A 20%  181.16  36.23  217.39": 181.16 is the goods', not the rate label's).
     const v = cells(next.text)
       .filter((c) => inRange(c.at, c.at + c.text.length))
       .flatMap((c) => find(c.text).map((f) => ({ ...f, index: f.index + c.at })))
-      .find((f) => inRange(f.index, f.index + f.length));
+      .find((f) => inRange(f.index, f.index + f.length) && nearestHeader(line, next, f.index, f.length) === header);
     if (v)
       return {
         value: v.value, score: 0.85 * (j === li + 1 ? 1 : 0.8), line: next, at: v.index, length: v.length,
@@ -106,6 +115,19 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
       };
   }
   return null;
+}
+
+/** Offset of the cell of a label line whose centre is nearest to a value's centre on a line below. */
+function nearestHeader(labels: Line, row: Line, at: number, length: number): number | undefined {
+  const vx = spanX(row, at, at + length);
+  const mid = (vx.x0 + vx.x1) / 2;
+  let best: { at: number; d: number } | undefined;
+  for (const c of cells(labels.text)) {
+    const cx = spanX(labels, c.at, c.at + c.text.length);
+    const d = Math.abs((cx.x0 + cx.x1) / 2 - mid);
+    if (!best || d < best.d) best = { at: c.at, d };
+  }
+  return best?.at;
 }
 
 /** Runs of a line's text between column gaps (three spaces or more), with their offsets. */

@@ -1,6 +1,6 @@
 // Invoice fields from pages of words: vendor, number, dates, totals (decided together), line items, confidences.
 import type { ExtractedInvoiceFields, PageText } from '../types.ts';
-import { amountConfidences, labelledConfidence, rankedConfidence } from './confidence.ts';
+import { amountConfidences, amountsProblem, labelledConfidence, rankedConfidence } from './confidence.ts';
 import { detectCurrency } from './currency.ts';
 import { readDoc } from './doc.ts';
 import { invoiceDates } from './invoice-dates.ts';
@@ -39,8 +39,11 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
     currency: currency.confidence,
     lineItems: amounts.lineItems(lineItems.length),
   };
-  const keys = ['vendorName', 'invoiceNumber', 'invoiceDate', 'total'] as const;
-  const confidence = Math.round(keys.reduce((s, k) => s + fieldConfidences[k], 0) / keys.length);
+  // The invoice is right when all its key fields are: never surer than the weakest, and less sure for each other
+  // field in doubt (a quarter of its doubt: field confidences err on the safe side, a full sum would double count).
+  const keyed = (['vendorName', 'invoiceNumber', 'invoiceDate', 'total'] as const).map((k) => fieldConfidences[k]).sort((a, b) => a - b);
+  const confidence = Math.max(0, Math.round(keyed[0]! - keyed.slice(1).reduce((s, c) => s + (100 - c), 0) / 4));
+  const problem = amountsProblem(t, (n) => n.toFixed(2));
   return {
     vendorName: vendor.name,
     invoiceNumber: number?.value ?? null,
@@ -54,6 +57,7 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
     confidence,
     fieldConfidences,
     pages: pages.map((p) => p.page),
+    ...(problem ? { notes: [problem] } : {}),
   };
 }
 

@@ -17,16 +17,21 @@ export type HeaderReader = (page: PageText) => PageHeader;
 
 export function splitInvoicePages(pages: PageText[], header: HeaderReader = readHeader): PageText[][] {
   const groups: PageText[][] = [];
-  let cur: { vendor: string | null; number: string | null } | null = null;
+  let cur: { vendor: string | null; number: string | null; text: string } | null = null;
   for (const page of pages) {
     const h = header(page);
     const v = key(h.vendor);
     const n = key(h.number);
-    const differs = cur !== null && ((n !== null && cur.number !== null && n !== cur.number) || (v !== null && cur.vendor !== null && v !== cur.vendor && n !== cur.number));
+    const text = key(page.words.map((w) => w.text).join(' '))!;
+    // Two numbers read are one invoice when each page prints the other's (a registration number read on one).
+    const printed = (a: string, t: string) => a.length >= 4 && t.includes(a);
+    const otherNumber = cur !== null && n !== null && cur.number !== null && n !== cur.number && !printed(n, cur.text) && !printed(cur.number, text);
+    const differs = cur !== null && (otherNumber || (v !== null && cur.vendor !== null && v !== cur.vendor && n !== cur.number));
     if (!cur || differs) {
       groups.push([page]);
-      cur = { vendor: v, number: n };
+      cur = { vendor: v, number: n, text };
     } else {
+      cur.text += text;
       groups[groups.length - 1]!.push(page);
       cur.vendor ??= v;
       cur.number ??= n;

@@ -49,6 +49,6 @@ export const de: LanguageData = {
     ['januar', 'jänner', 'jan', 'jän'], ['februar', 'feber', 'feb'], ['märz', 'maerz', 'mär', 'mrz'], ['april', 'apr'], ['mai'], ['juni', 'jun'],
     ['juli', 'jul'], ['august', 'aug'], ['september', 'sept', 'sep'], ['oktober', 'okt'], ['november', 'nov'], ['dezember', 'dez'],
   ],
-  legalForms: ['gmbh', 'ag', 'kg', 'ohg', 'ug', 'ug (haftungsbeschränkt)', 'gmbh & co. kg', 'e.k.', 'e.v.', 'gbr', 'kgaa', 'mbh'],
+  legalForms: ['gmbh', 'ag', 'kg', 'ohg', 'ug', 'ug (haftungsbeschränkt)', 'gmbh & co. kg', 'e.k.', 'e.v.', 'gbr', 'kgaa', 'mbh', 'ag & co. kg', 'se', 'eg', 'genossenschaft', 'e.u.', 'og', 'keg', 'gesmbh', 'ges.m.b.h.'],
   countries: ['deutschland', 'österreich', 'schweiz', 'frankreich', 'spanien', 'italien', 'niederlande', 'belgien', 'luxemburg', 'polen', 'dänemark', 'tschechien', 'germany', 'bundesrepublik deutschland'],
 };

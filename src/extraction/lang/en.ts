@@ -49,6 +49,6 @@ export const en: LanguageData = {
     ['january', 'jan'], ['february', 'feb'], ['march', 'mar'], ['april', 'apr'], ['may'], ['june', 'jun'],
     ['july', 'jul'], ['august', 'aug'], ['september', 'sept', 'sep'], ['october', 'oct'], ['november', 'nov'], ['december', 'dec'],
   ],
-  legalForms: ['ltd', 'ltd.', 'limited', 'llc', 'l.l.c.', 'inc', 'inc.', 'incorporated', 'corp', 'corp.', 'corporation', 'co.', 'plc', 'llp', 'lp', 'pty ltd', 'pte ltd', 'company'],
+  legalForms: ['ltd', 'ltd.', 'limited', 'llc', 'l.l.c.', 'inc', 'inc.', 'incorporated', 'corp', 'corp.', 'corporation', 'co.', 'plc', 'llp', 'lp', 'pty ltd', 'pte ltd', 'company', 'l.p.', 'cic', 'teoranta', 'teo.'],
   countries: ['united states', 'usa', 'u.s.a.', 'united kingdom', 'uk', 'england', 'scotland', 'ireland', 'canada', 'australia', 'new zealand', 'germany', 'france', 'spain', 'italy', 'netherlands', 'the netherlands', 'belgium', 'portugal', 'austria', 'switzerland', 'luxembourg', 'poland', 'sweden', 'denmark', 'norway', 'india', 'singapore', 'malaysia'],
 };

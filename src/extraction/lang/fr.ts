@@ -49,6 +49,6 @@ export const fr: LanguageData = {
     ['janvier', 'janv', 'jan'], ['février', 'févr', 'fév', 'fev'], ['mars', 'mar'], ['avril', 'avr'], ['mai'], ['juin'],
     ['juillet', 'juil'], ['août', 'aout', 'aoû'], ['septembre', 'sept', 'sep'], ['octobre', 'oct'], ['novembre', 'nov'], ['décembre', 'déc', 'dec'],
   ],
-  legalForms: ['sarl', 'sas', 'sasu', 'sa', 's.a.', 'eurl', 'snc', 'sci', 'scop', 'sca', 'selarl', 'eirl', 'sprl', 'srl', 'scs'],
+  legalForms: ['sarl', 'sas', 'sasu', 'sa', 's.a.', 'eurl', 'snc', 'sci', 'scop', 'sca', 'selarl', 'eirl', 'sprl', 'srl', 'scs', 'sc', 'scp', 'gie', 'scm', 'selas'],
   countries: ['france', 'belgique', 'suisse', 'luxembourg', 'allemagne', 'espagne', 'italie', 'pays-bas', 'royaume-uni', 'monaco', 'canada'],
 };

@@ -16,7 +16,7 @@ export const it: LanguageData = {
     customerNumber: ['codice cliente', 'cod. cliente', 'n. cliente', 'cliente n.', 'partita iva', 'p.iva', 'p. iva', 'codice fiscale', 'c.f.', 'vs. codice', 'vostro codice'],
     relatedInvoice: ['fattura di riferimento', 'fattura originale', 'fattura collegata', 'fattura rettificata', 'fattura precedente'],
     total: ['totale fattura', 'totale documento', 'totale da pagare', 'importo totale', 'totale', 'totale ivato', 'totale iva inclusa', 'totale complessivo', 'totale generale', 'importo da pagare', 'totale con iva', 'importo totale documento', 'totale fattura iva inclusa', 'lordo', 'totale lordo'],
-    subtotal: ['imponibile', 'totale imponibile', 'subtotale', 'sub totale', 'totale netto', 'importo netto', 'totale merce', 'netto', 'totale imponibile iva', 'totale imponibile netto', 'totale senza iva', 'somma importi netti', 'totale merce netto', 'totale righe', 'totale prodotti', 'somma', 'imp.', 'totale merce'],
+    subtotal: ['imponibile', 'totale imponibile', 'imponibile totale', 'base imponibile', 'subtotale', 'sub totale', 'totale netto', 'importo netto', 'totale merce', 'netto', 'totale imponibile iva', 'totale imponibile netto', 'totale senza iva', 'somma importi netti', 'totale merce netto', 'totale righe', 'totale prodotti', 'somma', 'imp.', 'totale merce'],
     tax: ['iva', 'totale iva', 'imposta', 'importo iva', 'i.v.a.', 'imposte', 'iva su imponibile', 'totale imposta', 'imposta totale', 'totale iva dovuta'],
     discount: ['sconto', 'sconti', 'abbuono', 'ribasso'],
     shipping: ['spese di spedizione', 'spedizione', 'trasporto', 'spese di trasporto', 'porto', 'spese di consegna', 'spese trasporto'],

@@ -49,6 +49,6 @@ export const nl: LanguageData = {
     ['januari', 'jan'], ['februari', 'feb'], ['maart', 'mrt', 'mar'], ['april', 'apr'], ['mei'], ['juni', 'jun'],
     ['juli', 'jul'], ['augustus', 'aug'], ['september', 'sept', 'sep'], ['oktober', 'okt'], ['november', 'nov'], ['december', 'dec'],
   ],
-  legalForms: ['b.v.', 'bv', 'n.v.', 'nv', 'v.o.f.', 'vof', 'c.v.', 'bvba', 'comm.v', 'vzw', 'eenmanszaak', 'bv.', 'holding b.v.'],
+  legalForms: ['b.v.', 'bv', 'n.v.', 'nv', 'v.o.f.', 'vof', 'c.v.', 'bvba', 'comm.v', 'vzw', 'eenmanszaak', 'bv.', 'holding b.v.', 'cv', 'commv', 'comm. v.', 'cvba', 'coöperatie u.a.'],
   countries: ['nederland', 'belgië', 'belgie', 'duitsland', 'frankrijk', 'spanje', 'italië', 'verenigd koninkrijk', 'luxemburg', 'the netherlands'],
 };

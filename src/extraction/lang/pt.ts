@@ -8,7 +8,7 @@ export const pt: LanguageData = {
   decimal: ',',
   invoiceTitle: ['fatura', 'factura', 'fatura-recibo', 'fatura simplificada', 'nota de crédito', 'nota fiscal'],
   labels: {
-    invoiceNumber: ['número da fatura', 'n.º da fatura', 'nº da fatura', 'fatura n.º', 'fatura nº', 'fatura n°', 'fatura número', 'n.º fatura', 'nº fatura', 'número do documento', 'documento n.º', 'número da factura', 'factura n.º', 'factura nº', '~número', '~n.º', '~nº', '~fatura'],
+    invoiceNumber: ['número da fatura', 'n.º da fatura', 'nº da fatura', 'fatura n.º', 'fatura nº', 'fatura n°', 'fatura número', 'n.º fatura', 'nº fatura', 'número do documento', 'documento n.º', 'n.º documento', 'nº documento', 'n.º do documento', 'número da factura', 'factura n.º', 'factura nº', '~número', '~n.º', '~nº', '~fatura'],
     invoiceDate: ['data da fatura', 'data de emissão', 'data emissão', 'data do documento', 'data da factura', 'data fatura', 'emitida em', '~data'],
     dueDate: ['data de vencimento', 'vencimento', 'data limite de pagamento', 'pagar até', 'data de pagamento', 'vence em'],
     deliveryDate: ['data de início', 'data de fim', 'data início', 'data fim', 'início', 'data de entrega', 'data da encomenda', 'data de envio', 'data de carga', 'período', 'periodo', 'data do pedido', 'data de descarga', 'entregue em', 'data da prestação'],
