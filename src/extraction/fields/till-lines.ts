@@ -41,6 +41,20 @@ function parseLine(text: string, amounts: AmountMatch[], dec: DecimalSeparator |
     if (desc && !near(q.value * p.value, last.value)) continue;
     return { desc, quantity: q.value, unitPrice: p.value, total: last.value };
   }
+  // "[pos] name   qty [unit]   price   amount" with no header over it: two numbers just before the amount whose
+  // product it is. The integer of the two is the quantity ("price qty amount" is printed too); a leading
+  // number before the name is then a position number.
+  const k = before.length - 1;
+  if (k >= 1) {
+    const [a, b] = [before[k - 1]!, before[k]!];
+    const between = text.slice(a.index + a.length, b.index);
+    const gap = text.slice(b.index + b.length, last.index);
+    if (/^\s*(\p{L}{1,6}\.?)?\s*$/u.test(between) && /^\s*[€$£]?\s*$/u.test(gap) && a.value > 0 && b.value > 0 && near(a.value * b.value, last.value)) {
+      const [q, p] = a.hasDecimals && !b.hasDecimals ? [b, a] : [a, b];
+      const desc = clean(text.slice(0, a.index).replace(/^\s*\d{1,3}\.?\s+(?=\p{L})/u, ''));
+      if (isWordy(desc)) return { desc, quantity: exact(text.slice(q.index, q.index + q.length), dec), unitPrice: p.value, total: last.value };
+    }
+  }
   // "2 x Coffee   7.00": a leading count.
   const lead = /^\s*(\d{1,3})\s*[x×]\s+(?=\p{L})/u.exec(text);
   const desc = clean(text.slice(lead?.[0].length ?? 0, last.index));

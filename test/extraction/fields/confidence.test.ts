@@ -26,7 +26,10 @@ describe('confidences', () => {
 
   it('lowers the amounts and the invoice when no set adds up, and says so in the notes', () => {
     const [f] = extractInvoiceFields([invoice('100,00', '19,00', '150,00')]);
-    for (const k of ['subtotal', 'tax', 'total'] as const) expect(f!.fieldConfidences[k]).toBeLessThan(70);
+    // The net is what the line items add up to: better supported than the tax and total that contradict it,
+    // but not near certain while the set does not close.
+    for (const k of ['tax', 'total'] as const) expect(f!.fieldConfidences[k]).toBeLessThan(70);
+    expect(f!.fieldConfidences.subtotal).toBeLessThan(90);
     expect(f!.confidence).toBeLessThan(70);
     const delivered = deliverInvoices(read(invoice('100,00', '19,00', '150,00')));
     expect(delivered.notes).toEqual(['the amounts do not add up: net 100.00 + tax 19.00 ≠ total 150.00']);

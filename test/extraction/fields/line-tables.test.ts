@@ -126,3 +126,17 @@ describe('continuation fragments', () => {
     expect(items.map((l) => l.description)).toEqual(['Sparkling mineral water 24 x 0.5 l', 'Toner cartridge, black']);
   });
 });
+
+describe('rows without a column layout', () => {
+  it('reads "[pos] name   qty   price   amount" when quantity × price is the amount, whichever comes first', () => {
+    const [f] = extractInvoiceFields([page([
+      'Elektro Schulz GmbH', 'Hauptstr. 1, 12345 Berlin', '', 'Rechnung Nr. RE-118 vom 05.03.2024', '',
+      '1   Kabel NYM 3x1,5   2   50,00   100,00', '2   Abzweigdose   12,50   4   50,00', '',
+      ['Zwischensumme   150,00', 300], ['MwSt. 19%   28,50', 300], ['Gesamtbetrag   178,50', 300],
+    ])]);
+    expect(f!.lineItems.map((l) => [l.description, l.quantity, l.unitPrice, l.total])).toEqual([
+      ['Kabel NYM 3x1,5', 2, 50, 100],
+      ['Abzweigdose', 4, 12.5, 50],
+    ]);
+  });
+});
