@@ -28,7 +28,7 @@ export interface LineCrop {
   width: number;
 }
 
-/** Bilinear sample of the segment's rectangle into a REC_HEIGHT-high crop (supersampled 2×2 when the text is large). */
+/** Bilinear sample of the segment's rectangle into a REC_HEIGHT-high crop (supersampled k×k when the text is k times larger). */
 export function cropSegment(src: RgbImage, rect: RotatedRect): LineCrop {
   const width = Math.max(STEP, Math.min(MAX_REC_WIDTH, Math.round((REC_HEIGHT * rect.w) / Math.max(1, rect.h))));
   const pixels = new Uint8Array(width * REC_HEIGHT * 3);
@@ -36,7 +36,7 @@ export function cropSegment(src: RgbImage, rect: RotatedRect): LineCrop {
   const s = Math.sin(rect.angle);
   const du = rect.w / width;
   const dv = rect.h / REC_HEIGHT;
-  const k = Math.max(du, dv) > 1.5 ? 2 : 1;
+  const k = Math.max(1, Math.min(4, Math.round(Math.max(du, dv))));
   const { data, width: W, height: H } = src;
   let r = 0;
   let g = 0;
@@ -140,6 +140,8 @@ function cleanText(s: string): string {
 
 /** A blank gap at least this wide (× the ink height) between two characters is a space the model did not read. */
 const SPACE_GAP = 0.35;
+/** … and this many times the crop's median gap between characters. */
+const SPACE_OVER_TYPICAL = 2.4;
 /** Between two digits (a number's "1" leaves wide gaps) the gap must be wider. */
 const DIGIT_SPACE_GAP = 0.5;
 /** Never split before closing punctuation or after opening, nor around a decimal separator between digits. */
@@ -188,13 +190,14 @@ function widestGap(ink: Uint8Array, from: number, to: number): number {
   return best;
 }
 
-/** Whether the blank between two adjacent characters is a word break the model left out. */
-function isSpace(prev: Char, next: Char, profile: { ink: Uint8Array; height: number }): boolean {
+/** Whether the blank between two adjacent characters is a word break the model left out (`gap`: × ink height). */
+function isSpace(prev: Char, next: Char, gap: number, typical: number): boolean {
   if (NO_SPLIT_BEFORE.test(next.ch) || NO_SPLIT_AFTER.test(prev.ch)) return false;
   // "12.50", "21:17", "28/02": a separator followed by a digit stays with it.
   if (/^[.,:/-]$/.test(prev.ch) && /\d/.test(next.ch)) return false;
   const digits = /\d/.test(prev.ch) && /\d/.test(next.ch);
-  return widestGap(profile.ink, prev.step, next.step) >= profile.height * (digits ? DIGIT_SPACE_GAP : SPACE_GAP);
+  // Letter-spaced headers ("W E S T E R N") leave wide gaps inside words: a break must stand out from the line's own.
+  return gap >= Math.max(digits ? DIGIT_SPACE_GAP : SPACE_GAP, typical * SPACE_OVER_TYPICAL);
 }
 
 /**
@@ -203,15 +206,18 @@ function isSpace(prev: Char, next: Char, profile: { ink: Uint8Array; height: num
  */
 export function cropWords(chars: Char[], crop: LineCrop): Word[] {
   const profile = inkProfile(crop);
+  const gaps = chars.map((c, i) => (i > 0 && c.ch !== ' ' && chars[i - 1]!.ch !== ' ' ? widestGap(profile.ink, chars[i - 1]!.step, c.step) / profile.height : -1));
+  const inner = gaps.filter((g) => g >= 0).sort((a, b) => a - b);
+  const typical = inner[Math.floor(inner.length / 2)] ?? 0;
   const groups: Char[][] = [];
   let cur: Char[] = [];
-  for (const c of chars) {
+  chars.forEach((c, i) => {
     const last = cur[cur.length - 1];
-    if (c.ch === ' ' || (last && isSpace(last, c, profile))) {
+    if (c.ch === ' ' || (last && isSpace(last, c, gaps[i]!, typical))) {
       if (cur.length) groups.push(cur);
       cur = c.ch === ' ' ? [] : [c];
     } else cur.push(c);
-  }
+  });
   if (cur.length) groups.push(cur);
   const steps = chars.filter((c) => c.ch !== ' ').map((c) => c.step);
   const pitches = steps.slice(1).map((s, i) => s - steps[i]!).sort((a, b) => a - b);
