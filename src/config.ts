@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PROCESSOR, parseDocumentAiEndpoint } from './extraction/documentai/endpoint.ts';
 import type { OperationLimits } from './graphql/limits.ts';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './extraction/read-slices.ts';
+import type { OcrSettings } from './extraction/ocr-engine.ts';
 
 // The only reader of process.env: every setting is parsed once, all problems are reported together.
 const Env = z.object({
@@ -42,6 +43,11 @@ const Env = z.object({
   EXTRACTION_MAX_PAGES: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_READ_LIMITS.maxPages),
   EXTRACTION_MAX_OCR_PAGES: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_READ_LIMITS.maxOcrPages),
   EXTRACTION_DOCUMENT_BUDGET_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_READ_LIMITS.budgetMs),
+  // OCR of images and text-less PDF pages (src/extraction/ocr-engine.ts): PP-OCRv4 on ONNX Runtime, tesseract.js
+  // when asked for or as the fallback when ONNX Runtime cannot load; the models folder; ONNX threads per worker.
+  OCR_ENGINE: z.enum(['ppocr', 'tesseract']).default('ppocr'),
+  OCR_MODEL_DIR: z.string().min(1).optional(),
+  OCR_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   // The adapter's s3:// sources (src/adapter/object-storage.ts); credentials: these, else the AWS SDK's default chain.
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be an AWS region such as us-east-1').default('us-east-1'),
@@ -93,6 +99,8 @@ export interface Config {
   authRecheckMs: number;
   /** How much of one document the local engine reads at most; what it leaves unread is noted on the document. */
   readLimits: ReadLimits;
+  /** The OCR engine the reading workers run. */
+  ocr: OcrSettings;
   /** Where the adapter reads s3:// and gs:// sources from (GCS_API_ENDPOINT / GCS_PROJECT_ID serve both uses). */
   objectSources: {
     s3: { endpoint?: string; region: string; forcePathStyle: boolean; credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } };
@@ -166,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     authRecheckMs: e.AUTH_RECHECK_MS,
     readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },
+    ocr: { engine: e.OCR_ENGINE, threads: e.OCR_THREADS, ...(e.OCR_MODEL_DIR ? { modelDir: e.OCR_MODEL_DIR } : {}) },
     objectSources: {
       s3: {
         endpoint: e.S3_ENDPOINT,

@@ -16,7 +16,7 @@ import { openEmbedder } from './embeddings/open.ts';
 import { createDispatcher } from './events/dispatcher.ts';
 import { createExtractor } from './extraction/create-extractor.ts';
 import { newLease } from './extraction-lease.ts';
-import { createDocumentReader } from './extraction/reader.ts';
+import { createDocumentReader, type DocumentReader } from './extraction/reader.ts';
 import { enforceDeadlines } from './graphql/deadline.ts';
 import { createOperationGuard } from './graphql/limits.ts';
 import { type BlobStore, createBlobStore } from './storage/index.ts';
@@ -94,18 +94,26 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
   const onFailure: Array<() => Promise<void>> = [];
   try {
     await migrateToLatest(db);
+    let reader: DocumentReader | undefined;
     const app = createHttpServer(config, {
       ready: async () => {
         await sql`select 1`.execute(db);
         const pending = await pendingMigrations(db);
         if (pending.length > 0) throw new Error(`pending migrations: ${pending.join(', ')}`);
+        // Degraded, still ready: tesseract.js reads when PP-OCR cannot load (the reason is shown).
+        const ocr = await reader?.pool.ocrStatus(10_000);
+        return { components: { ocr: ocr ?? { engine: 'loading', fallbackReason: null } } };
       },
       respondError: (url, err, log) => restError(familyOf(url) ?? 'v1', err, log),
     });
     onFailure.push(() => app.close());
     const embedder = await openEmbedder(config, app.log);
     // Reading workers are spawned on first use (one per core at most) and stopped on close.
-    const reader = createDocumentReader({ limits: config.readLimits });
+    reader = createDocumentReader({
+      limits: config.readLimits,
+      ocr: config.ocr,
+      onOcrStatus: (s) => (s.fallbackReason ? app.log.warn({ ocr: s }, s.fallbackReason) : app.log.info({ ocr: s }, `OCR engine: ${s.engine}`)),
+    });
     onFailure.push(() => reader.close());
     // The extraction provider (EXTRACTOR): the local engine over the reader, or Document AI (client built on first use).
     const extractor = createExtractor(config.extractor, { reader });

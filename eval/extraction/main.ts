@@ -21,7 +21,7 @@ import { printReport } from './print.ts';
 import { buildReport } from './report.ts';
 import { evaluate, type Entry } from './run.ts';
 
-const VALUED = new Set(['--pages', '--seed', '--count', '--languages', '--layouts', '--out']);
+const VALUED = new Set(['--pages', '--seed', '--count', '--languages', '--layouts', '--out', '--ocr']);
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 async function main(argv: string[]) {
@@ -48,7 +48,11 @@ async function main(argv: string[]) {
     const manifest = (JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Entry[]).filter(
       (e) => (!filters.languages || filters.languages.includes(e.language as never)) && (!filters.layouts || filters.layouts.includes(e.layout as never)),
     );
-    const reader = pagesDir ? null : (await import('../../src/extraction/reader.ts')).createDocumentReader();
+    const engine = option(argv, 'ocr') ?? 'ppocr';
+    if (engine !== 'ppocr' && engine !== 'tesseract') throw new Error('--ocr takes ppocr or tesseract');
+    const reader = pagesDir ? null : (await import('../../src/extraction/reader.ts')).createDocumentReader({ ocr: { engine } });
+    const ocrStatus = await reader?.pool.ocrStatus(60_000);
+    if (reader) log(`OCR engine: ${ocrStatus?.engine ?? 'unknown (not loaded within 60 s)'}${ocrStatus?.fallbackReason ? ` — ${ocrStatus.fallbackReason}` : ''}`);
     const textOnly = argv.includes('--text-only');
     const read = async (e: Entry): Promise<PageText[] | ReadResult> => {
       if (pagesDir) {

@@ -17,11 +17,12 @@ function linesLine(s: LineSummary): string {
 function groupTable(title: string, rows: GroupRow[]): string[] {
   if (!rows.length) return [];
   const fields = HEADER_FIELDS.filter((f) => rows.some((r) => r.fields[f]));
-  const head = [title.padEnd(20), 'docs'.padStart(5), 'header'.padStart(7), ...fields.map((f) => SHORT[f]!.padStart(7)), 'lines'.padStart(7), 'all-ln'.padStart(7)];
+  const kw = Math.max(20, ...rows.map((r) => r.key.length + 3));
+  const head = [title.padEnd(kw), 'docs'.padStart(5), 'header'.padStart(7), ...fields.map((f) => SHORT[f]!.padStart(7)), 'lines'.padStart(7), 'all-ln'.padStart(7)];
   const out = [head.join(' ')];
   const cellPct = (c: Cell | undefined) => (c ? pct(c.accuracy, 0) : '-').padStart(7);
   for (const r of rows) {
-    out.push([`  ${r.key}`.padEnd(20), String(r.documents).padStart(5), pct(r.header.accuracy).padStart(7), ...fields.map((f) => cellPct(r.fields[f])),
+    out.push([`  ${r.key}`.padEnd(kw), String(r.documents).padStart(5), pct(r.header.accuracy).padStart(7), ...fields.map((f) => cellPct(r.fields[f])),
       pct(r.lines?.meanMatchRate, 0).padStart(7), pct(r.lines?.allLinesMatched, 0).padStart(7)].join(' '));
   }
   return out;
@@ -39,6 +40,7 @@ export function printReport(report: Report, verbose: boolean): string {
     if (s) rows.push(linesLine(s));
   }
   if (report.byLanguage.length || report.byLayout.length) rows.push('', ...groupTable('by language', report.byLanguage), '', ...groupTable('by layout family', report.byLayout));
+  if (report.bySource.length) rows.push('', ...groupTable('by source', report.bySource));
   for (const [kind, cal] of Object.entries(report.calibration)) {
     if (!cal.length) continue;
     rows.push('', `calibration, ${kind}s: accuracy by confidence band (right/n); only values the engine returned count`);
@@ -54,7 +56,7 @@ export function printReport(report: Report, verbose: boolean): string {
     rows.push(short.length ? `  ≥ 90 band below 97% for: ${short.map((r) => `${r.name} ${pct(r.bands['90-100']!.accuracy)}`).join(', ')}` : '  ≥ 90 band: every row right ≥ 97% of the time');
   }
   rows.push('', 'latency per page (read + understand)');
-  for (const [k, v] of Object.entries(report.latencyMsPerPage)) rows.push(`  ${k.padEnd(22)} pages ${String(v.pages).padStart(4)}  p50 ${v.p50} ms  p95 ${v.p95} ms`);
+  for (const [k, v] of Object.entries(report.latencyMsPerPage)) rows.push(`  ${k.padEnd(44)} pages ${String(v.pages).padStart(4)}  p50 ${v.p50} ms  p95 ${v.p95} ms`);
   if (report.readFailures) rows.push(`read failures: ${report.readFailures}`);
   if (verbose) rows.push('', 'failures:', ...report.failures.map((f) => `  ${f}`));
   return rows.join('\n');

@@ -45,6 +45,8 @@ export interface Report {
   lineItems: Partial<Record<DocumentKind, LineSummary>>;
   byLanguage: GroupRow[];
   byLayout: GroupRow[];
+  /** Real documents by the dataset they came from (SROIE scans, Latvian photos, e-invoice samples). */
+  bySource: GroupRow[];
   calibration: Partial<Record<DocumentKind, CalibrationRow[]>>;
   latencyMsPerPage: Record<string, { pages: number; p50: number | null; p95: number | null }>;
   failures: string[];
@@ -88,8 +90,8 @@ export function lineSummary(docs: DocResult[]): LineSummary | null {
   };
 }
 
-function groups(docs: DocResult[], key: 'language' | 'layout'): GroupRow[] {
-  const keys = [...new Set(docs.map((d) => d[key]).filter((k): k is string => Boolean(k)))];
+function groups(docs: DocResult[], key: 'language' | 'layout' | 'source'): GroupRow[] {
+  const keys = [...new Set(docs.map((d) => d[key]).filter((k): k is string => Boolean(k)))].sort();
   return keys.map((k) => {
     const ds = docs.filter((d) => d[key] === k);
     const fields = fieldCells(ds);
@@ -122,7 +124,12 @@ export function buildReport(docs: DocResult[]): Report {
   const kinds = [...new Set(docs.map((d) => d.kind))];
   const byKind = (k: DocumentKind) => docs.filter((d) => d.kind === k);
   const ms: Record<string, number[]> = {};
-  for (const d of docs) for (const p of d.pages) (ms[`${d.kind}/${p.source}`] ??= []).push(p.ms);
+  for (const d of docs) {
+    for (const p of d.pages) {
+      (ms[`${d.kind}/${p.source}`] ??= []).push(p.ms);
+      if (d.source && p.source === 'ocr') (ms[`${d.kind}/${p.source} ${d.source}`] ??= []).push(p.ms);
+    }
+  }
   const failures: string[] = [];
   for (const d of docs) {
     if (d.error) failures.push(`${d.file}: ${d.error}`);
@@ -137,6 +144,7 @@ export function buildReport(docs: DocResult[]): Report {
     lineItems: Object.fromEntries(kinds.flatMap((k) => ((s) => (s ? [[k, s]] : []))(lineSummary(byKind(k))))),
     byLanguage: groups(docs, 'language'),
     byLayout: groups(docs, 'layout'),
+    bySource: groups(docs, 'source'),
     calibration: Object.fromEntries(kinds.map((k) => [k, calibration(byKind(k))])),
     latencyMsPerPage: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, { pages: v.length, p50: pctl(v, 50), p95: pctl(v, 95) }])),
     failures,

@@ -14,6 +14,8 @@ export interface Entry {
   /** Tags of generated documents. */
   language?: string;
   layout?: string;
+  /** Where a real document came from (`owner/repo:path`): the dev receipts are SROIE scans or Latvian photos. */
+  source?: string;
 }
 
 export interface FieldResult {
@@ -29,6 +31,8 @@ export interface DocResult {
   kind: DocumentKind;
   language?: string;
   layout?: string;
+  /** The dataset a real document came from (its source repository). */
+  source?: string;
   fields: Partial<Record<HeaderField, FieldResult>>;
   lines: LineScore | null;
   /** The engine's confidence in the line items. */
@@ -93,6 +97,7 @@ export function scoreDocument(e: Entry, pages: PageText[], error?: string, read?
     kind: e.kind,
     ...(e.language ? { language: e.language } : {}),
     ...(e.layout ? { layout: e.layout } : {}),
+    ...(e.source ? { source: e.source.split(':')[0] } : {}),
     fields,
     lines: e.expected.lineItems ? scoreLines(e.expected.lineItems, got.lineItems) : null,
     linesConfidence: got.confidences.lineItems ?? null,

@@ -1,11 +1,13 @@
 // Dump what the reading layer sees: `npx tsx src/extraction/dump-pages.ts <dir> <outDir>` reads every document
 // listed in <dir>/manifest.json (a JSON array of { file, kind, … }) and writes <outDir>/<file>.json =
 // { file, kind, fileType, pages } (or { file, kind, error } when the document cannot be read), then prints timings.
+// `--ocr tesseract` reads with the fallback engine instead of PP-OCR.
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import type { OcrSettings } from './ocr-engine.ts';
 import { createDocumentReader } from './reader.ts';
 import type { DocumentKind, PageText } from './types.ts';
 
@@ -19,11 +21,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-export async function dumpPages(dir: string, outDir: string, log: (s: string) => void = console.log): Promise<void> {
+export async function dumpPages(dir: string, outDir: string, log: (s: string) => void = console.log, ocr: OcrSettings = {}): Promise<void> {
   const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
   if (!Array.isArray(manifest)) throw new Error(`${dir}/manifest.json is not a JSON array`);
   await mkdir(outDir, { recursive: true });
-  const reader = createDocumentReader();
+  const reader = createDocumentReader({ ocr });
   const t0 = performance.now();
   const ocrMs: number[] = [];
   const pdfPageMs: number[] = [];
@@ -69,7 +71,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('usage: tsx src/extraction/dump-pages.ts <dir-with-manifest.json> <outDir>');
     process.exit(2);
   }
-  dumpPages(dir, outDir).catch((err: unknown) => {
+  const engine = process.argv.includes('--ocr') ? process.argv[process.argv.indexOf('--ocr') + 1] : undefined;
+  dumpPages(dir, outDir, console.log, engine === 'tesseract' ? { engine } : {}).catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;
   });

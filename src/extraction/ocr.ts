@@ -62,9 +62,8 @@ export interface PreparedImage {
   scale: number;
 }
 
-/** Normalise an image for OCR. Throws UnreadableDocumentError when the bytes cannot be decoded. */
-export async function prepareImage(input: Uint8Array | Buffer, opts: Partial<PreprocessOptions> = {}): Promise<PreparedImage> {
-  const o = { ...DEFAULT_PREPROCESS, ...opts };
+/** Size of an image after its EXIF orientation. Throws UnreadableDocumentError when the bytes cannot be decoded. */
+export async function orientedSize(input: Uint8Array | Buffer): Promise<{ width: number; height: number }> {
   let meta;
   try {
     meta = await sharp(input, { failOn: 'none', limitInputPixels: 120_000_000 }).metadata();
@@ -74,8 +73,13 @@ export async function prepareImage(input: Uint8Array | Buffer, opts: Partial<Pre
   if (!meta.width || !meta.height) throw new UnreadableDocumentError('the image has no dimensions');
   // EXIF orientations 5–8 swap width and height.
   const swap = (meta.orientation ?? 1) >= 5;
-  const width = swap ? meta.height : meta.width;
-  const height = swap ? meta.width : meta.height;
+  return swap ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
+}
+
+/** Normalise an image for OCR. Throws UnreadableDocumentError when the bytes cannot be decoded. */
+export async function prepareImage(input: Uint8Array | Buffer, opts: Partial<PreprocessOptions> = {}): Promise<PreparedImage> {
+  const o = { ...DEFAULT_PREPROCESS, ...opts };
+  const { width, height } = await orientedSize(input);
   const long = Math.max(width, height);
   let scale = 1;
   if (long < o.minLongSide) scale = o.minLongSide / long;
@@ -133,6 +137,8 @@ export interface OcrResult {
 }
 
 export interface OcrEngine {
+  /** Which engine this is: PP-OCR (ONNX Runtime) or the tesseract.js fallback. */
+  readonly name: 'ppocr' | 'tesseract';
   /** OCR an encoded image; words in input-image pixel coordinates (after EXIF orientation). */
   recognizeImage(bytes: Uint8Array | Buffer, opts?: Partial<PreprocessOptions>): Promise<OcrResult>;
   terminate(): Promise<void>;
@@ -177,6 +183,7 @@ export async function createOcrEngine(): Promise<OcrEngine> {
   worker = await start();
 
   return {
+    name: 'tesseract',
     async recognizeImage(bytes, opts) {
       const t0 = performance.now();
       const prepared = await prepareImage(bytes, opts);

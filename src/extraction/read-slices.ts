@@ -5,6 +5,7 @@
 
 import type { EInvoiceReading } from './einvoice/types.ts';
 import type { PreprocessOptions } from './ocr.ts';
+import type { OcrStatus } from './ocr-engine.ts';
 import type { FileType, PageText } from './types.ts';
 
 export interface ReadLimits {
@@ -63,6 +64,8 @@ export type WorkerRequest =
   | { type: 'crash'; id: number };
 
 export type WorkerResponse =
+  /** Sent once the worker's OCR engine loaded (or failed to: `error`). */
+  | { type: 'ocr-status'; status: OcrStatus; error?: string }
   | { id: number; ok: true; result: SliceResult }
   | { id: number; ok: false; kind: 'unreadable' | 'unsupported' | 'error'; message: string };
 

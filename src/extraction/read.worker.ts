@@ -2,12 +2,12 @@
 // OCR — off the main thread, one slice of a document at a time (see read-slices.ts). Keeps one tesseract worker
 // warm for its lifetime, and the PDFs it was given open between their slices until the pool closes them.
 
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { readEInvoiceXml } from './einvoice/read-einvoice.ts';
 import type { EInvoiceReading } from './einvoice/types.ts';
-import { createOcrEngine } from './ocr.ts';
 import type { OcrEngine } from './ocr.ts';
+import { loadOcrEngine, type OcrSettings, type OcrStatus } from './ocr-engine.ts';
 import { readAttachedEInvoice, scanEmbeddedFiles } from './pdf-attachments.ts';
 import { loadPdfJs, openPdf } from './pdf-text.ts';
 import type { OpenedPdf, PdfTextPage } from './pdf-text.ts';
@@ -18,12 +18,23 @@ import type { PageText } from './types.ts';
 /** Render scale for OCR of text-less PDF pages. */
 const PDF_OCR_DPI = 300;
 
+/** The OCR engine the pool asked for (OCR_ENGINE): see ocr-engine.ts. */
+const ocrSettings = ((workerData as { ocr?: OcrSettings } | null)?.ocr ?? {}) satisfies OcrSettings;
+
 let ocrPromise: Promise<OcrEngine> | null = null;
 function ocr(): Promise<OcrEngine> {
-  ocrPromise ??= createOcrEngine().catch((err: unknown) => {
-    ocrPromise = null;
-    throw err;
-  });
+  ocrPromise ??= loadOcrEngine(ocrSettings).then(
+    ({ engine, status }) => {
+      parentPort?.postMessage({ type: 'ocr-status', status } satisfies WorkerResponse);
+      return engine;
+    },
+    (err: unknown) => {
+      ocrPromise = null;
+      const status: OcrStatus = { engine: ocrSettings.engine ?? 'ppocr', fallbackReason: null };
+      parentPort?.postMessage({ type: 'ocr-status', status, error: (err as Error)?.message ?? String(err) } satisfies WorkerResponse);
+      throw err;
+    },
+  );
   return ocrPromise;
 }
 

@@ -15,6 +15,7 @@ import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { FairQueue } from './fair-queue.ts';
 import type { PreprocessOptions } from './ocr.ts';
+import type { OcrSettings, OcrStatus } from './ocr-engine.ts';
 import { DEFAULT_READ_LIMITS, DocumentProgress } from './read-slices.ts';
 import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
@@ -34,6 +35,10 @@ export interface ReadPoolOptions {
   warm?: boolean;
   /** Override the worker entry (tests). */
   workerUrl?: URL;
+  /** The OCR engine the workers run (OCR_ENGINE; PP-OCR by default, tesseract.js as its fallback). */
+  ocr?: OcrSettings;
+  /** Called when a worker has loaded its OCR engine (the first report, and any that differs from it). */
+  onOcrStatus?: (status: OcrStatus) => void;
 }
 
 export interface ReadJobInput {
@@ -93,6 +98,11 @@ export class ReadPool {
   private closed = false;
   /** Workers replaced after a crash or timeout (observability/tests). */
   replacedWorkers = 0;
+  private readonly ocr: OcrSettings;
+  private readonly onOcrStatus: ((status: OcrStatus) => void) | undefined;
+  /** What the workers' OCR engine is, once one has loaded it. */
+  private ocrLoaded: OcrStatus | null = null;
+  private ocrWaiters: Array<(status: OcrStatus | null) => void> = [];
 
   constructor(options: ReadPoolOptions = {}) {
     const parallel = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
@@ -101,6 +111,8 @@ export class ReadPool {
     this.limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
     this.sliceMs = options.sliceMs ?? SLICE_MS;
     this.workerUrl = options.workerUrl ?? new URL('./read.worker.ts', import.meta.url);
+    this.ocr = options.ocr ?? {};
+    this.onOcrStatus = options.onOcrStatus;
     if (options.warm) for (let i = 0; i < this.size; i++) this.spawn();
   }
 
@@ -131,9 +143,23 @@ export class ReadPool {
     return this.queue.size + this.slots.filter((s) => s.job).length;
   }
 
+  /**
+   * The OCR engine the workers run: a worker reports it once it has loaded it (a worker is started for that if none
+   * runs). Null when none reported within `timeoutMs` (still loading) or the pool is closed.
+   */
+  async ocrStatus(timeoutMs = 20_000): Promise<OcrStatus | null> {
+    if (this.ocrLoaded || this.closed) return this.ocrLoaded;
+    if (this.slots.length === 0) this.spawn();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(null), timeoutMs);
+      this.ocrWaiters.push((s) => (clearTimeout(timer), resolve(s)));
+    });
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const w of this.ocrWaiters.splice(0)) w(null);
     const err = new Error('the document reader was closed');
     for (const job of this.queue.drain()) job.reject(err);
     await Promise.all(
@@ -154,7 +180,7 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const worker = startWorker(this.workerUrl);
+    const worker = startWorker(this.workerUrl, { ocr: this.ocr });
     const slot: Slot = { worker, job: null, timer: null, dead: false, open: [] };
     worker.on('message', (res: WorkerResponse) => this.onMessage(slot, res));
     worker.on('error', (err: Error) => this.onFailure(slot, `the reading worker failed: ${err.message}`));
@@ -223,6 +249,7 @@ export class ReadPool {
   }
 
   private onMessage(slot: Slot, res: WorkerResponse): void {
+    if ('type' in res) return this.onOcrLoaded(res.status, res.error);
     if (!slot.job || slot.job.id !== res.id) return;
     const job = this.finish(slot)!;
     if (!res.ok) this.settle(job, res.kind === 'unreadable' ? new UnreadableDocumentError(res.message) : res.kind === 'unsupported' ? new UnsupportedFileError(res.message) : new Error(res.message));
@@ -234,6 +261,14 @@ export class ReadPool {
       else this.queue.push(job.lane, job);
     }
     this.pump();
+  }
+
+  private onOcrLoaded(status: OcrStatus, error?: string): void {
+    if (error) return;
+    const changed = !this.ocrLoaded || this.ocrLoaded.engine !== status.engine;
+    if (changed) this.onOcrStatus?.(status);
+    if (!this.ocrLoaded || status.fallbackReason) this.ocrLoaded = status;
+    for (const w of this.ocrWaiters.splice(0)) w(this.ocrLoaded);
   }
 
   private onFailure(slot: Slot, message: string): void {

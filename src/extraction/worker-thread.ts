@@ -13,11 +13,11 @@ import { Worker } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
 
-/** A worker running `entry` (.ts through the tsx bootstrap, anything else directly). */
-export function startWorker(entry: URL): Worker {
+/** A worker running `entry` (.ts through the tsx bootstrap, anything else directly), given `workerData`. */
+export function startWorker(entry: URL, workerData?: unknown): Worker {
   return entry.pathname.endsWith('.ts')
-    ? new Worker(bootstrapCode(entry), { eval: true, execArgv: workerExecArgv() })
-    : new Worker(entry, { execArgv: workerExecArgv() });
+    ? new Worker(bootstrapCode(entry), { eval: true, execArgv: workerExecArgv(), workerData })
+    : new Worker(entry, { execArgv: workerExecArgv(), workerData });
 }
 
 /** The parent's execArgv without tsx's own flags (the bootstrap registers tsx) and without inspector flags. */

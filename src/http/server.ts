@@ -10,7 +10,8 @@ export interface ErrorResponder {
 }
 
 /** The Fastify app with health, readiness and error handling; routes are mounted by the composition root. */
-export function createHttpServer(config: Config, deps: { ready: () => Promise<void>; respondError: ErrorResponder }) {
+/** `ready` throws when the service cannot serve; what it returns is shown as the readiness details (components). */
+export function createHttpServer(config: Config, deps: { ready: () => Promise<Record<string, unknown> | void>; respondError: ErrorResponder }) {
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: (req) => {
@@ -31,8 +32,8 @@ export function createHttpServer(config: Config, deps: { ready: () => Promise<vo
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     try {
-      await deps.ready();
-      return { status: 'ready' };
+      const details = await deps.ready();
+      return { status: 'ready', ...details };
     } catch (err) {
       return reply.code(503).send({ status: 'unavailable', error: (err as Error).message });
     }

@@ -16,21 +16,27 @@ export const TAX_LABELS: Label[] = [
 ];
 
 
+/** A word whose letters OCR may have split apart ("Tota l", "CHA NGE"): letters with optional single spaces. */
+const spaced = (word: string) => word.split('').join('\\s?');
 /** Latvian PVN (VAT) as OCR often reads it (PUN, PYN). */
 const VAT_LV = 'p[vuy]n';
-/** "total" and common OCR misreadings of it (tatal, totsl, toial). */
-const TOTAL = 't[o0a][tli1][ae4s][li1!]';
-const NOT_TOTAL = '(?!\\s*(qty|quantity|items?|excl|ex\\.|discount|savings|gst|sst|vat|pvn|tax|before|\\(excl|saved|nett?o?\\b|atlaide))';
+/** "total" and common OCR misreadings of it (tatal, totsl, toial), also split apart ("Tota l", "T o ta l"). */
+const TOTAL = 't\\s?[o0a]\\s?[tli1]\\s?[ae4s]\\s?[li1!]';
+const NOT_TOTAL = '(?!\\s*(qty|quantity|items?|excl|ex\\.|discount|savings?|gst|sst|vat|pvn|tax|before|\\(excl|saved|nett?o?\\b|atlaide))';
 export const RECEIPT_TOTALS: Label[] = [
-  L(new RegExp(`(?<!\\bin\\s)\\b(grand total|net total|${TOTAL} (?:amt )?(?:amount|sales|payable|due)|${TOTAL} \\(?incl\\.?(?:uding|usive)? ?(?:of )?(?:gst|sst|vat|tax)?\\)?|total after rounding|rounded total|amount due|k[o0]p[aā] apmaksai|k[o0]p[aā]|apmaksai|s[uv][mhn]{2}a apmaksai|jumlah|total rm|total eur|ar ${VAT_LV})\\b${NOT_TOTAL}`, 'i'), 3),
+  L(new RegExp(`(?<!\\bin\\s)\\b(grand ${TOTAL}|net ${TOTAL}|nett ${TOTAL}|${TOTAL} (?:amt |amount )?(?:amount|sales|payable|due|rounded)|${TOTAL} \\(?incl\\.?(?:uding|usive)? ?(?:of )?(?:gst|sst|vat|tax)?\\)?|${TOTAL} after rounding|rounded ${TOTAL}|amount due|amount payable|balance due|^\\s*due|k[o0]p[aā] apmaksai|k[o0]p[aā]|apmaksai|s[uv][mhn]{2}a apmaksai|jumlah|${TOTAL} rm|${TOTAL} eur|ar ${VAT_LV})\\b${NOT_TOTAL}`, 'i'), 3),
   // Not "sub total", not "GST included in total".
   L(new RegExp(`(?<!sub[\\s-]?|\\bin\\s)\\b(${TOTAL}|s[uv][mhn]{2}a|kopsumma|totaal|gesamt|summe|montant)(?![a-z\\d])${NOT_TOTAL}`, 'i'), 2.2),
 ];
 const RECEIPT_SUBTOTALS: Label[] = [...SUBTOTAL_LABELS, L(new RegExp(`\\bbez ${VAT_LV}\\b`, 'i'), 3)];
 const RECEIPT_TAXES: Label[] = [...TAX_LABELS, L(new RegExp(`(?<!\\b(?:bez|ar)[\\s-]?)\\bp[uy]n\\b(?!\\s*(lv|reg|nr))`, 'i'), 2.5)];
-const ROUNDING = [L(/\b(rounding|round(?:ing)? adj\w*|noapa[lļ]o[sš]ana)\b/i, 1)];
-export const CASH = /\b(cash|tunai|skaidra nauda|skaidri|sanemts|saņemts|samaksats|bar|tendered|paid)\b/i;
-export const CHANGE = /\b(change|baki|atlikums|izdots|atdots|rückgeld|rendu)\b/i;
+const ROUNDING = [L(new RegExp(`\\b(${spaced('rounding')}|round(?:ing)? adj\\w*|noapa[lļ]o[sš]ana|pembundaran)\\b`, 'i'), 1)];
+const DISCOUNT = [L(/\b(discount|disc\.?|diskaun|atlaide|rabatt|remise|savings?)\b/i, 1)];
+const SERVICE = [L(/\b(service charge|svc chg|serv(?:ice)? chg|caj perkhidmatan|service)\b(?!\s*tax)/i, 1)];
+export const CASH = new RegExp(`\\b(${spaced('cash')}|casn|tunai|skaidra nauda|skaidri|sanemts|saņemts|samaksats|bar|tendered|tender|paid|payment|received)\\b`, 'i');
+export const CHANGE = new RegExp(`\\b(${spaced('change')}|baki|atlikums|izdots|atdots|rückgeld|rendu)\\b`, 'i');
+/** A table's column header ("DESCRIPTION QTY PRICE TOTAL"): its "total" labels a column, not an amount. */
+const TABLE_HEADER = /\b(qty|qte|quantity|price|p\.\s?u\.?|u\.?\s?p\.?|unit|description|designation|item|amount|amt|daudz|cena)\b.*\b(qty|qte|quantity|price|p\.\s?u\.?|u\.?\s?p\.?|unit|total|amount|amt|summa|cena)\b/i;
 /** Lines that are not items (totals, taxes, payment, header data). */
 export const NOT_ITEM =
   /\b(total|sub-?total|summa|kop[āa]|apmaksai|gst|sst|vat|pvn|tax|cash|change|tunai|nauda|rounding|round|card|karte|visa|master|balance|tendered|paid|invoice|receipt|tel|date|datums|time|laiks|no\.|qty|item\(s\)|čeks|kvīts|atlaide)\b/i;
@@ -82,7 +88,7 @@ function nextLineTotals(lines: Line[], changeGiven: boolean, dec?: DecimalSepara
   const find = receiptAmountFinder(dec);
   const out: Candidate<number>[] = [];
   lines.forEach((line, i) => {
-    const label = RECEIPT_TOTALS.find((l) => l.re.test(line.text));
+    const label = TABLE_HEADER.test(line.text) ? undefined : RECEIPT_TOTALS.find((l) => l.re.test(line.text));
     const next = lines[i + 1];
     if (!label || !next || next.page !== line.page || findAmounts(line.text, dec).length) return;
     if (changeGiven && CASH.test(next.text)) return;
@@ -118,48 +124,78 @@ export interface ReceiptTotals {
 interface Sum {
   value: number;
   sub: Candidate<number>;
-  tax: Candidate<number>;
-  /** Includes the rounding adjustment printed on the receipt. */
-  rounded: boolean;
+  tax: Candidate<number> | null;
+  /** How many printed adjustments (tax, service, discount, rounding) it combines: more is stronger evidence. */
+  parts: number;
+}
+
+/** The best-ranked labelled amount of each kind (or none). */
+const firstOf = (cands: Candidate<number>[], ok: (c: Candidate<number>) => boolean) => cands.find(ok) ?? null;
+
+/**
+ * subtotal + tax (+ service) − discount (+ rounding) for plausible combinations: tax and service below ~35% of the
+ * subtotal, a discount below it.
+ */
+function subtotalSums(lines: Line[], find: ReturnType<typeof receiptAmountFinder>, rounding: number): { subs: Candidate<number>[]; taxes: Candidate<number>[]; sums: Sum[] } {
+  const top = (labels: Label[]) => rank(labelled(lines, labels, find)).slice(0, 5);
+  const money = (c: Candidate<number>) => !isPlain(c);
+  const subs = top(RECEIPT_SUBTOTALS).filter((c) => c.value > 0 && money(c));
+  const taxes = top(RECEIPT_TAXES).filter((c) => c.value >= 0);
+  const service = firstOf(rank(labelled(lines, SERVICE, find, { below: false })), (c) => c.value > 0 && money(c));
+  const discount = firstOf(rank(labelled(lines, DISCOUNT, find, { below: false })), (c) => c.value !== 0 && money(c));
+  const sums: Sum[] = [];
+  for (const sub of subs) {
+    const svc = service && service.value < sub.value * 0.35 && service.line !== sub.line ? service.value : 0;
+    const disc = discount && Math.abs(discount.value) < sub.value && discount.line !== sub.line ? Math.abs(discount.value) : 0;
+    const taxOptions = [null, ...taxes.filter((t) => t.value > 0 && t.value < sub.value * 0.35 && t.line !== sub.line && money(t))];
+    for (const tax of taxOptions) {
+      const base = sub.value + (tax?.value ?? 0) + svc - disc;
+      const parts = (tax ? 1 : 0) + (svc ? 1 : 0) + (disc ? 1 : 0);
+      if (rounding) sums.push({ value: round2(base + rounding), sub, tax, parts: parts + 1 });
+      sums.push({ value: round2(base), sub, tax, parts });
+    }
+  }
+  return { subs, taxes, sums };
 }
 
 /** Picks the total with the most corroboration; subtotal and tax agreeing with it when a pair does. */
 export function chooseReceiptTotals(lines: Line[], dec?: DecimalSeparator): ReceiptTotals {
   const find = receiptAmountFinder(dec);
-  const top = (labels: Label[]) => rank(labelled(lines, labels, find)).slice(0, 5);
-  const subs = top(RECEIPT_SUBTOTALS).filter((c) => c.value > 0);
-  const taxes = top(RECEIPT_TAXES).filter((c) => c.value >= 0);
-  const money = (c: Candidate<number>) => !isPlain(c);
   const rounding = rank(labelled(lines, ROUNDING, find, { below: false })).find((c) => Math.abs(c.value) < 0.1)?.value ?? 0;
-  // subtotal + tax (+ rounding) for plausible pairs: tax below ~35% of the subtotal.
-  const sums: Sum[] = [];
-  for (const sub of subs)
-    for (const tax of taxes)
-      if (tax.value > 0 && tax.value < sub.value * 0.35 && tax.line !== sub.line && money(sub) && money(tax)) {
-        if (rounding) sums.push({ value: round2(sub.value + tax.value + rounding), sub, tax, rounded: true });
-        sums.push({ value: round2(sub.value + tax.value), sub, tax, rounded: false });
-      }
+  const { subs, taxes, sums } = subtotalSums(lines, find, rounding);
   const { paid, changeGiven } = cashMinusChange(lines, dec);
-  const labelledTotals = rank([...labelled(lines, RECEIPT_TOTALS, find), ...nextLineTotals(lines, changeGiven, dec)]);
-  const derived = sums.map((s) => ({ value: s.value, score: Math.min(s.sub.score, s.tax.score) * 0.5 + (s.rounded ? 0.2 : 0), line: s.tax.line, ocr: Math.min(s.sub.ocr, s.tax.ocr), at: 0, via: 'free' as const }));
-  const cands = rank([...labelledTotals, ...derived]).filter((c) => c.value > 0 && c.value < 100000);
+  // A lone total label's amount below it is not the cash tendered when change was given.
+  const labelledTotals = rank([
+    ...labelled(lines, RECEIPT_TOTALS, find, { exclude: TABLE_HEADER }).filter((c) => c.via !== 'below' || !changeGiven || !CASH.test(c.line.text)),
+    ...nextLineTotals(lines, changeGiven, dec),
+  ]);
+  const derived = sums
+    .filter((s) => s.parts > 0)
+    .map((s) => ({ value: s.value, score: Math.min(s.sub.score, s.tax?.score ?? s.sub.score) * 0.5 + s.parts * 0.1, line: s.tax?.line ?? s.sub.line, ocr: Math.min(s.sub.ocr, s.tax?.ocr ?? 100), at: 0, via: 'free' as const }));
+  // What was paid (cash tendered − change) is the total itself when the receipt shows both.
+  const fromPaid = paid !== null ? [{ value: paid, score: 1.2, line: lines[lines.length - 1]!, ocr: 60, at: 0, via: 'free' as const }] : [];
+  const cands = rank([...labelledTotals, ...derived, ...fromPaid]).filter((c) => c.value > 0 && c.value < 100000);
   const amountsEverywhere = lines.flatMap((l) => findAmounts(l.text, dec).filter((a) => a.hasDecimals).map((a) => a.value));
   for (const c of cands) {
     const isLabelled = labelledTotals.some((t) => near(t.value, c.value));
-    if (paid !== null && near(c.value, paid)) c.score += 3;
-    if (isLabelled && sums.some((s) => near(s.value, c.value))) c.score += 3;
+    // Paid = the total (or the total after its rounding adjustment): corroborates a printed total.
+    const sum = sums.find((s) => near(s.value, c.value));
+    if (paid !== null && near(c.value, paid)) c.score += isLabelled || (sum && sum.parts > 0) ? 3 : 1;
+    else if (paid !== null && rounding && isLabelled && near(round2(c.value + rounding), paid)) c.score += 2;
+    if (isLabelled && sum) c.score += sum.parts > 0 ? 3 : 1.5;
+    // Two printed totals around a rounding line: the one after it is the one paid.
+    if (rounding && isLabelled && labelledTotals.some((o) => near(o.value, round2(c.value - rounding)))) c.score += 1;
     const repeats = amountsEverywhere.filter((v) => near(v, c.value)).length - (isLabelled ? 1 : 0);
     c.score += Math.min(2, repeats * 0.7);
     c.score += (c.line.index / Math.max(1, lines.length)) * 0.5;
-    if (/round/i.test(c.line.text) && !/total|after/i.test(c.line.text)) c.score -= 3;
+    if (/round/i.test(c.line.text) && !/total|after|rounded/i.test(c.line.text)) c.score -= 3;
     if (c.value + 0.01 < maxItemAbove(lines, c.line.index, dec)) c.score -= 2.5;
     if (isPlain(c) && amountsEverywhere.length >= 2) c.score *= 0.5;
   }
   cands.sort((a, b) => b.score - a.score);
   let total: Candidate<number> | null = cands[0] ?? null;
-  if (!total && paid !== null) total = { value: paid, score: 1.5, line: lines[lines.length - 1]!, ocr: 60, at: 0, via: 'free' };
   if (!total) total = largestLowAmount(lines, [...RECEIPT_SUBTOTALS, ...RECEIPT_TAXES], dec);
-  const pair = total ? sums.find((s) => near(s.value, total.value)) : undefined;
+  const pair = total ? sums.find((s) => near(s.value, total.value) && s.tax) : undefined;
   const subtotal = pair?.sub ?? subs.find((c) => !total || c.value <= total.value + 0.01) ?? null;
   const tax = pair?.tax ?? taxes.find((c) => !total || c.value < total.value) ?? null;
   return { total, subtotal, tax, sumOk: Boolean(pair) };

@@ -7,12 +7,23 @@ import { amountFinder, dateFinder, labelled, rank, type Candidate, type Label } 
 import { documentLines, type Line } from './layout.ts';
 import { detectPaymentMethod } from './payment.ts';
 import { chooseReceiptTotals, NOT_ITEM } from './receipt-totals.ts';
-import { pickName } from './vendor.ts';
+import { pickMerchant } from './receipt-merchant.ts';
 
 const L = (re: RegExp, weight: number): Label => ({ re, weight });
 
 const TIP = [L(/\b(tip|tips|gratuity|trinkgeld|pourboire|dzeramnauda)\b/i, 3)];
 const DATE_LABELS = [L(/\b(date|datums|tarikh|datum|dated)\b\s*[:.]?/i, 2)];
+
+/** A date glued to the time after it ("19/03/20181:01:43 PM"): OCR lost the space. */
+const DATE_THEN_TIME = /(\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d{2})(?=\d{1,2}[:.]\d{2}\b)/g;
+/** Month names with a zero for the letter O ("0ct 3, 2016", "N0v"). */
+const ZERO_MONTH = /\b0(?=ct\b|kt\b)|(?<=\bN)0(?=v\b)/gi;
+
+/** Dates on OCR'd receipt text: the usual formats, after undoing the OCR slips above. */
+function receiptDateFinder(dayFirst: boolean | undefined) {
+  const find = dateFinder({ dayFirst });
+  return (text: string) => find(text.replace(DATE_THEN_TIME, '$1 ').replace(ZERO_MONTH, 'O'));
+}
 
 function receiptItems(lines: Line[], totalLine: Line | null, dec?: DecimalSeparator): ExtractedLineItem[] {
   const end = totalLine ? totalLine.index : lines.length;
@@ -47,9 +58,10 @@ export function extractReceiptFields(pages: PageText[]): ExtractedReceiptFields 
   const dec = detectDecimalSeparator(text);
   const dayFirst = inferDayFirst(text);
   const find = amountFinder(dec);
-  const merchant = pickName(lines, 'receipt');
-  const dates = rank(labelled(lines, DATE_LABELS, dateFinder({ dayFirst })));
-  const anyDate = lines.flatMap((l) => dateFinder({ dayFirst })(l.text).map((d) => ({ value: d.value, score: 0.8, line: l, ocr: l.confidence, at: 0, via: 'free' as const })));
+  const merchant = pickMerchant(lines);
+  const findDate = receiptDateFinder(dayFirst);
+  const dates = rank(labelled(lines, DATE_LABELS, findDate));
+  const anyDate = lines.flatMap((l) => findDate(l.text).map((d) => ({ value: d.value, score: 0.8, line: l, ocr: l.confidence, at: 0, via: 'free' as const })));
   const thisYear = new Date().getUTCFullYear();
   const date = [...dates, ...anyDate].find((d) => Number(d.value.slice(0, 4)) >= 2000 && Number(d.value.slice(0, 4)) <= thisYear + 1) ?? null;
   const { total, subtotal: sub, tax } = chooseReceiptTotals(lines, dec);
