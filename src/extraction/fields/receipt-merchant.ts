@@ -3,7 +3,7 @@
 // "RECEIPT") or a greeting — and cleaned of what OCR and the printer add around it (registration numbers, lost
 // spaces in legal forms).
 import type { Line } from './layout.ts';
-import { LEGAL_FORM, nameCandidates } from './vendor.ts';
+import { ADDRESS, LEGAL_FORM, nameCandidates } from './vendor.ts';
 
 /** Document titles, greetings and slip furniture: never the merchant, even in capitals at the top. */
 const NOT_MERCHANT =
@@ -15,6 +15,8 @@ const REG_NUMBER = /\s*[([]?\s*(?:co\.?\s*)?(?:reg(?:istration)?\.?\s*(?:no\.?)?
 export function cleanMerchant(name: string): string {
   return name
     .replace(/\b5dn\b/gi, (m) => (m[1] === 'D' ? 'SDN' : 'Sdn'))
+    // The word before BHD starting with S is SDN however OCR read it ("SLII BHD", "S0#. BHD"), except "SONS".
+    .replace(/(?<![\p{L}\d])[S5](?![Oo][Nn][Ss]\b)[^\s]{1,3}?\.?\s?(?=BHD\b)/giu, (m) => (/^sdn/i.test(m) ? m : /\p{Ll}/u.test(m.slice(1)) ? 'Sdn ' : 'SDN '))
     .replace(/(?<=\S)(sdn\.?\s?bhd)/gi, ' $1')
     .replace(/\b(sdn\.?)(bhd)/gi, '$1 $2')
     .replace(/(\)|\p{L})(?=\(\d)/gu, '$1 ')
@@ -23,12 +25,46 @@ export function cleanMerchant(name: string): string {
     .trim();
 }
 
+/** A name line above the legal entity: letters and spaces in capitals (or capitalised words), no address or title. */
+const NAME_LINE = /^(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)(?:\s+(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+|&))*$/u;
+
+/**
+ * The first part of a name the printer split over two lines ("WESTERN EASTERN" over "STATIONERY SDN. BHD",
+ * "TSH POWER HARDWARE" over "TRADING"): the line right above the legal entity, as tall (±20%), close above it, of
+ * letters with at most a short number, and no title or address; no legal form of its own either, unless the line
+ * below is a legal form alone.
+ */
+export function nameAbove(line: Line, lines: Line[], formOnly = false): string | null {
+  const above = lines.filter((l) => l.page === line.page && l.index < line.index).at(-1);
+  if (!above) return null;
+  const text = clean(above.text);
+  const ratio = above.height / line.height;
+  if (ratio < 0.85 || ratio > 1.2 || line.y - (above.y + above.height) > line.height * 0.8) return null;
+  const letters = text.replace(/[^\p{L}]/gu, '').length;
+  if (letters < 4 || /\d{4,}/.test(text) || !NAME_LINE.test(text) || text.split(' ').length > 5) return null;
+  if ((LEGAL_FORM.test(text) && !formOnly) || NOT_MERCHANT.test(text) || ADDRESS.test(text)) return null;
+  return text;
+}
+
+const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+const head = (s: string) => s.replace(/[^\p{L}\d]/gu, '').slice(0, 4).toLowerCase();
+/** The candidate is where its line begins (not a name cut from the middle of a line). */
+const startsLine = (name: string, line: Line) => head(line.text) === head(name);
+
 export function pickMerchant(lines: Line[]): { name: string | null; confidence: number } {
   const scored = nameCandidates(lines, 'receipt').map((c) => {
-    const name = cleanMerchant(c.name);
+    const own = cleanMerchant(c.name);
+    const legal = LEGAL_FORM.test(own);
+    // Only a legal form with at most one word of its own continues a line above; "R&C VENTURE SDN BHD" under a
+    // brand line ("CITY MILK") is whole.
+    const rest = own.replace(new RegExp(LEGAL_FORM.source, 'gi'), ' ').replace(/[^\p{L}\d&\s]/gu, '').trim();
+    const words = rest.split(/\s+/).filter(Boolean).length;
+    const first = legal && words <= 1 && startsLine(c.name, c.line) ? nameAbove(c.line, lines, words === 0) : null;
+    const name = first ? `${first} ${own}` : own;
     let score = c.score;
-    const legal = LEGAL_FORM.test(name);
     if (legal) score += 2;
+    // The whole name beats its first line alone.
+    if (first) score += 1;
     if (NOT_MERCHANT.test(name) && !legal) score -= 4;
     if (name.replace(/[^\p{L}]/gu, '').length < 3) score -= 3;
     // A legal form alone ("SIA" cut from its quoted name) names nobody.

@@ -8,7 +8,7 @@ const SELLER = /\b(seller|vendor|from|supplier|vendeur|fournisseur|émetteur|ver
 const BUYER = /\b(bill(ed)? to|sold to|ship(ped)? to|deliver(ed)? to|customer|client|buyer|acheteur|destinataire|livraison|kunde|rechnungsempfänger|lieferadresse|empfänger|pircējs|z\.\s?hd)\b/i;
 const NOT_NAME =
   /\b(invoice|facture|rechnung|receipt|quittung|kvīts|čeks|page|seite|date|datum|tel|phone|fax|e-?mail|www|http|iban|bic|swift|siret|siren|tva|vat|ust|mwst|gst|pvn|reg|nr|no\.|n°|total|summ?e|subtotal|amount|qty|description|kasieris|cashier|order|bestell|tax|copy|original|logo)\b/i;
-const ADDRESS = /\b(\d{4,6}\s+[A-ZÀ-ž]|street|st\.|road|rd\.?|avenue|ave|jalan|jln|taman|rue|straße|strasse|str\.|iela|allee|weg|platz|blvd|lot|no\.\s?\d|floor|level|batiment|cedex|bp)\b/i;
+export const ADDRESS = /\b(\d{4,6}\s+[A-ZÀ-ž]|street|st\.|road|rd\.?|avenue|ave|jalan|jln|taman|rue|straße|strasse|str\.|iela|allee|weg|platz|blvd|lot|no\.\s?\d|floor|level|batiment|cedex|bp)\b/i;
 
 /** A legal form written before a quoted name (SIA "Kanclers", AS "X"); OCR reads the closing quote as ™ ® ° too. */
 const PREFIX_FORM_NAME = /\b(?:SIA|AS|UAB|OÜ|A\/S)\s?(?:["“”„«'][^"“”„«»™®°]{2,40}(?:["“”»'™®°]|$)|[^\s"“”„«»™®°][^"“”„«»™®°]{1,39}["“”»™®°])/;
@@ -17,6 +17,10 @@ const PREFIX_FORM_NAME = /\b(?:SIA|AS|UAB|OÜ|A\/S)\s?(?:["“”„«'][^"“�
 export function fixNameOcr(s: string): string {
   return s
     .replace(/(?<![\p{L}\d])[S5][Il1|][A4](?=\s?["“”„«']|\s+\p{Lu})/giu, 'SIA')
+    // SIA glued to a name whose opening quote was lost: 'SIAZIEDS 2001"' → 'SIA ZIEDS 2001"'.
+    .replace(/(?<![\p{L}\d])SIA(?=\p{Lu}[^"“”„«]{1,38}["”»™®°])/gu, 'SIA ')
+    // A letter-spaced quoted name: 'SIA "L UMAHS"' → 'SIA "LUMAHS"'.
+    .replace(/(?<=\b(?:SIA|AS|UAB)\s?["“„«]\p{Lu}) (?=\p{Lu}{4})/gu, '')
     .replace(/\bS[O0]N(\.?\s?BHD)\b/gi, 'SDN$1')
     .split(' ')
     .map((w) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentLines } from '../../../src/extraction/fields/layout.ts';
 import { chooseReceiptTotals, receiptAmountFinder } from '../../../src/extraction/fields/receipt-totals.ts';
+import { cleanMerchant } from '../../../src/extraction/fields/receipt-merchant.ts';
 import { extractReceiptFields } from '../../../src/extraction/fields/receipt.ts';
 import { fixNameOcr, pickName } from '../../../src/extraction/fields/vendor.ts';
 import { page } from './helpers.ts';
@@ -81,6 +82,32 @@ describe('receipt merchant', () => {
   it('keeps a letters-only name line whole across a wide OCR gap', () => {
     const lines = documentLines(ocr(['ANANNABRARNARNAN', 'SIA A. G. A.   LTD’', 'PVN LV 41702004458', 'Jelgava, Katolu iela 7']));
     expect(pickName(lines, 'receipt').name).toBe('SIA A. G. A. LTD’');
+  });
+
+  it('reads the S-word before BHD as SDN, keeping SDN and SONS as printed', () => {
+    expect(cleanMerchant('RAPID RAIL SLII BHD')).toBe('RAPID RAIL SDN BHD');
+    expect(cleanMerchant('HERO DISTRIBUTION 5D BHD')).toBe('HERO DISTRIBUTION SDN BHD');
+    expect(cleanMerchant('Sanjung Realiti S0n. Bhd.')).toBe('Sanjung Realiti Sdn Bhd.');
+    expect(cleanMerchant('Sanjung Realiti Sdn. Bhd.')).toBe('Sanjung Realiti Sdn. Bhd.');
+    expect(cleanMerchant('LIM & SONS BHD')).toBe('LIM & SONS BHD');
+  });
+
+  it('separates SIA glued to a name that lost its opening quote, and joins a letter-spaced quoted name', () => {
+    expect(fixNameOcr('SIAZIEDS 2001"PUN LV43603015785')).toBe('SIA ZIEDS 2001"PUN LV43603015785');
+    expect(fixNameOcr('SIA "L UMAHS” PUN LV 43603012558')).toBe('SIA "LUMAHS” PUN LV 43603012558');
+    expect(fixNameOcr('SIA "A UN B"')).toBe('SIA "A UN B"');
+    expect(fixNameOcr('SIAULIAI')).toBe('SIAULIAI');
+  });
+
+  it('joins a name the printer split over two lines, not a brand line above a whole legal name', () => {
+    const split = extractReceiptFields(ocr(['WESTERN EASTERN', 'STATIONERY SDN. BHD', 'CO REG NO: 21003B-K', '55 JALAN TUN, 10300 PENANG', 'TOTAL   12.00']));
+    expect(split.merchantName).toBe('WESTERN EASTERN STATIONERY SDN. BHD');
+    const trading = extractReceiptFields(ocr(['TSH POWER HARDWARE', 'TRADING', '002458685-T', '13-1, Jalan PJU 5/10', 'TOTAL   12.00']));
+    expect(trading.merchantName).toBe('TSH POWER HARDWARE TRADING');
+    const brand = extractReceiptFields(ocr(['CITY MILK', 'R&C VENTURE SDN BHD (1191015-W)', 'LOT-18A-2, BERJAYA TIMES SQUARE', 'TOTAL   12.00']));
+    expect(brand.merchantName).toBe('R&C VENTURE SDN BHD');
+    const title = extractReceiptFields(ocr(['TAX INVOICE', 'STATIONERY SDN BHD', '55 JALAN TUN, 10300 PENANG', 'TOTAL   12.00']));
+    expect(title.merchantName).toBe('STATIONERY SDN BHD');
   });
 
   it('does not reject an upper-case store name holding a word like TOTAL', () => {
