@@ -93,12 +93,13 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     expect(Object.values(await statuses()).some((i) => i.status === 'processing')).toBe(true);
 
     let final = await statuses();
-    while (Object.values(final).some((i) => i.status === 'processing') && Date.now() - restartedAt < 60_000) {
+    while (Object.values(final).some((i) => i.status === 'processing') && Date.now() - restartedAt < 120_000) {
       await sleep(250);
       final = await statuses();
     }
     const recoveredInMs = Date.now() - restartedAt;
-    expect(recoveredInMs).toBeLessThan(60_000);
+    // Stuck records are the failure; 14 s is typical alone, and a busy shared machine has needed 62 s.
+    expect(recoveredInMs).toBeLessThan(120_000);
     const byVendor = Object.fromEntries(Object.values(final).map((i) => [i.vendorName, i]));
     expect(byVendor[produceInvoice.vendor]).toMatchObject({ status: 'processed', error: null, total: invoiceTotals(produceInvoice).total });
     expect(byVendor[paperGoodsInvoice.vendor]).toMatchObject({ status: 'processed', error: null, total: invoiceTotals(paperGoodsInvoice).total });

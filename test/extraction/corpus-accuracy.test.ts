@@ -16,12 +16,13 @@ const SEED = 14;
 const COUNT = 20 * LAYOUTS.length;
 
 /**
- * Measured when last raised (seed 14, 260 invoices): header fields 94.9%, every line matched 97.7% (line tables by
- * geometry and header-less till lines). The report this test prints shows today's figures.
+ * Measured when last raised (seed 14, 260 invoices): header fields 98.2%, every line matched 98.1% (line tables by
+ * geometry, header-less till lines, seller by evidence, joint amounts past VAT breakdowns). The report this test
+ * prints shows today's figures.
  */
 const FLOORS = {
-  headerAccuracy: 0.91,
-  allLinesMatched: 0.94,
+  headerAccuracy: 0.96,
+  allLinesMatched: 0.95,
 };
 
 describe('generated corpus accuracy (regression floors)', () => {
