@@ -1,5 +1,5 @@
 // Recognising the same vendor across invoices: case, accents, punctuation and legal forms do not matter
-// ("SYSCO Corp." = "Sysco Corporation"; "Kanclers SIA" = 'SIA "Kanclers"').
+// ("SYSCO Corp." = "Sysco Corporation"; "Ozols SIA" = 'SIA "Ozols"').
 const LEGAL_FORMS = new Set([
   'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'llc', 'llp', 'ltd', 'limited', 'plc', 'lp',
   'gmbh', 'ag', 'kg', 'ohg', 'ug', 'mbh', 'ev', 'sarl', 'sas', 'sa', 'sasu', 'eurl', 'sci', 'sprl', 'bv', 'nv',

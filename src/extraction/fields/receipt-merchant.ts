@@ -55,8 +55,8 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
   const scored = nameCandidates(lines, 'receipt').map((c) => {
     const own = cleanMerchant(c.name);
     const legal = LEGAL_FORM.test(own);
-    // Only a legal form with at most one word of its own continues a line above; "R&C VENTURE SDN BHD" under a
-    // brand line ("CITY MILK") is whole.
+    // Only a legal form with at most one word of its own continues a line above; "K&L FRESH FOODS SDN BHD" under a
+    // brand line ("GREEN LEAF") is whole.
     const rest = own.replace(new RegExp(LEGAL_FORM.source, 'gi'), ' ').replace(/[^\p{L}\d&\s]/gu, '').trim();
     const words = rest.split(/\s+/).filter(Boolean).length;
     const first = legal && words <= 1 && startsLine(c.name, c.line) ? nameAbove(c.line, lines, words === 0) : null;

@@ -59,7 +59,7 @@ function runs(line: Line): { text: string; at: number }[] {
   return out;
 }
 
-/** Cuts what follows a legal form in the same run ("Kraxi GmbH, Flugzeugallee 17" → "Kraxi GmbH"). */
+/** Cuts what follows a legal form in the same run ("Brenner GmbH, Lindenweg 4" → "Brenner GmbH"). */
 function cutAfterForm(text: string): string {
   const m = legalFormIn(text);
   if (!m) return text;

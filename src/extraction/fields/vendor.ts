@@ -10,7 +10,7 @@ const NOT_NAME =
   /\b(invoice|facture|rechnung|receipt|quittung|kvīts|čeks|page|seite|date|datum|tel|phone|fax|e-?mail|www|http|iban|bic|swift|siret|siren|tva|vat|ust|mwst|gst|pvn|reg|nr|no\.|n°|total|summ?e|subtotal|amount|qty|description|kasieris|cashier|order|bestell|tax|copy|original|logo)\b/i;
 export const ADDRESS = /\b(\d{4,6}\s+[A-ZÀ-ž]|street|st\.|road|rd\.?|avenue|ave|jalan|jln|taman|rue|straße|strasse|str\.|iela|allee|weg|platz|blvd|lot|no\.\s?\d|floor|level|batiment|cedex|bp)\b/i;
 
-/** A legal form written before a quoted name (SIA "Kanclers", AS "X"); OCR reads the closing quote as ™ ® ° too. */
+/** A legal form written before a quoted name (SIA "Ozols", AS "X"); OCR reads the closing quote as ™ ® ° too. */
 const PREFIX_FORM_NAME = /\b(?:SIA|AS|UAB|OÜ|A\/S)\s?(?:["“”„«'][^"“”„«»™®°]{2,40}(?:["“”»'™®°]|$)|[^\s"“”„«»™®°][^"“”„«»™®°]{1,39}["“”»™®°])/;
 
 /** OCR confusions inside legal forms and upper-case words: "Sla"/"S1A" → SIA, "S0N BHD" → SDN BHD, "MEl" → MEI, "D.1.Y." → D.I.Y. */
@@ -19,7 +19,7 @@ export function fixNameOcr(s: string): string {
     .replace(/(?<![\p{L}\d])[S5][Il1|][A4](?=\s?["“”„«']|\s+\p{Lu})/giu, 'SIA')
     // SIA glued to a name whose opening quote was lost: 'SIAZIEDS 2001"' → 'SIA ZIEDS 2001"'.
     .replace(/(?<![\p{L}\d])SIA(?=\p{Lu}[^"“”„«]{1,38}["”»™®°])/gu, 'SIA ')
-    // A letter-spaced quoted name: 'SIA "L UMAHS"' → 'SIA "LUMAHS"'.
+    // A letter-spaced quoted name: 'SIA "O ZOLS"' → 'SIA "OZOLS"'.
     .replace(/(?<=\b(?:SIA|AS|UAB)\s?["“„«]\p{Lu}) (?=\p{Lu}{4})/gu, '')
     .replace(/\bS[O0]N(\.?\s?BHD)\b/gi, 'SDN$1')
     .split(' ')
@@ -51,7 +51,7 @@ const clean = (s: string) =>
     .trim();
 
 /**
- * Cuts a segment after its legal-form suffix ("Kraxi GmbH · Flugzeugallee 17" → "Kraxi GmbH"); on receipts also a
+ * Cuts a segment after its legal-form suffix ("Brenner GmbH · Lindenweg 4" → "Brenner GmbH"); on receipts also a
  * prefix legal form with its quoted name, and a letters-only line stays whole across wide OCR gaps.
  */
 function segments(line: Line, mode: 'invoice' | 'receipt'): string[] {
