@@ -39,6 +39,7 @@ export function printReport(report: Report, verbose: boolean): string {
     if (s) rows.push(linesLine(s));
   }
   if (report.byLanguage.length || report.byLayout.length) rows.push('', ...groupTable('by language', report.byLanguage), '', ...groupTable('by layout family', report.byLayout));
+  if (report.byProducer.length) rows.push('', ...groupTable('by producer style', report.byProducer));
   for (const [kind, cal] of Object.entries(report.calibration)) {
     if (!cal.length) continue;
     rows.push('', `calibration, ${kind}s: accuracy by confidence band (right/n); only values the engine returned count`);

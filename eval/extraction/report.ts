@@ -1,4 +1,4 @@
-// Aggregates scored documents: per-field accuracy, line items, per-language and per-layout tables, calibration
+// Aggregates scored documents: per-field accuracy, line items, per-language, per-layout and per-producer tables, calibration
 // (accuracy by confidence band) and latency per page. The JSON of `npm run eval -- --json` is this object.
 
 import type { DocumentKind } from '../../src/extraction/types.ts';
@@ -45,6 +45,7 @@ export interface Report {
   lineItems: Partial<Record<DocumentKind, LineSummary>>;
   byLanguage: GroupRow[];
   byLayout: GroupRow[];
+  byProducer: GroupRow[];
   calibration: Partial<Record<DocumentKind, CalibrationRow[]>>;
   latencyMsPerPage: Record<string, { pages: number; p50: number | null; p95: number | null }>;
   failures: string[];
@@ -88,7 +89,7 @@ export function lineSummary(docs: DocResult[]): LineSummary | null {
   };
 }
 
-function groups(docs: DocResult[], key: 'language' | 'layout'): GroupRow[] {
+function groups(docs: DocResult[], key: 'language' | 'layout' | 'producer'): GroupRow[] {
   const keys = [...new Set(docs.map((d) => d[key]).filter((k): k is string => Boolean(k)))];
   return keys.map((k) => {
     const ds = docs.filter((d) => d[key] === k);
@@ -137,6 +138,7 @@ export function buildReport(docs: DocResult[]): Report {
     lineItems: Object.fromEntries(kinds.flatMap((k) => ((s) => (s ? [[k, s]] : []))(lineSummary(byKind(k))))),
     byLanguage: groups(docs, 'language'),
     byLayout: groups(docs, 'layout'),
+    byProducer: groups(docs, 'producer'),
     calibration: Object.fromEntries(kinds.map((k) => [k, calibration(byKind(k))])),
     latencyMsPerPage: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, { pages: v.length, p50: pctl(v, 50), p95: pctl(v, 95) }])),
     failures,

@@ -14,6 +14,8 @@ export interface Entry {
   /** Tags of generated documents. */
   language?: string;
   layout?: string;
+  /** How the generator wrote the text into the PDF (corpus/pdf/producer.ts). */
+  producer?: string;
 }
 
 export interface FieldResult {
@@ -29,6 +31,7 @@ export interface DocResult {
   kind: DocumentKind;
   language?: string;
   layout?: string;
+  producer?: string;
   fields: Partial<Record<HeaderField, FieldResult>>;
   lines: LineScore | null;
   /** The engine's confidence in the line items. */
@@ -93,6 +96,7 @@ export function scoreDocument(e: Entry, pages: PageText[], error?: string, read?
     kind: e.kind,
     ...(e.language ? { language: e.language } : {}),
     ...(e.layout ? { layout: e.layout } : {}),
+    ...(e.producer ? { producer: e.producer } : {}),
     fields,
     lines: e.expected.lineItems ? scoreLines(e.expected.lineItems, got.lineItems) : null,
     linesConfidence: got.confidences.lineItems ?? null,
