@@ -68,22 +68,35 @@ function baselineLines(runs: Run[]): Line[] {
  * touching one of its runs, belongs to that line (not to a line of its own between two others).
  */
 function attachShifted(lines: Line[]): Line[] {
-  for (const small of lines) {
+  // Lines are in baseline order: a host lies within a few ems above or below.
+  lines.forEach((small, i) => {
     for (const r of [...small.runs]) {
-      const host = lines.find((h) => h !== small && h.runs.length > 0 && h.runs.some((o) =>
-        r.size < 0.85 * o.size && top(r) >= top(o) - 0.15 * o.size && bottom(r) <= bottom(o) + 0.15 * o.size &&
-        Math.max(r.u0 - o.u1, o.u0 - r.u1) <= 0.3 * o.size));
+      let host: Line | undefined;
+      for (let k = i - 1; !host && k >= 0 && lines[k]!.v >= r.v - 2 * lines[k]!.size; k--) if (hosts(lines[k]!, r)) host = lines[k];
+      for (let k = i + 1; !host && k < lines.length && lines[k]!.v <= r.v + 2 * lines[k]!.size; k++) if (hosts(lines[k]!, r)) host = lines[k];
       if (!host) continue;
       small.runs.splice(small.runs.indexOf(r), 1);
       host.runs.push(r);
     }
-  }
+  });
   return lines.filter((l) => l.runs.length > 0);
 }
 
-/** Drops a run drawn again over itself (shadow text, faux bold): same text, same place. */
+const hosts = (h: Line, r: Run): boolean =>
+  r.size < 0.85 * h.size &&
+  h.runs.some((o) => r.size < 0.85 * o.size && top(r) >= top(o) - 0.15 * o.size && bottom(r) <= bottom(o) + 0.15 * o.size && Math.max(r.u0 - o.u1, o.u0 - r.u1) <= 0.3 * o.size);
+
+/** Drops a run drawn again over itself (shadow, faux bold): same text, same place. */
 function dropOverprints(runs: Run[]): Run[] {
-  return runs.filter((r, i) => !runs.some((o, j) => j < i && o.text === r.text && Math.abs(o.u0 - r.u0) < 0.2 * r.size && Math.abs(o.v - r.v) < 0.2 * r.size));
+  const seen = new Map<string, Run[]>();
+  return runs.filter((r) => {
+    const key = `${r.text}|${Math.round(r.v)}`;
+    const same = seen.get(key) ?? [];
+    if (same.some((o) => Math.abs(o.u0 - r.u0) < 0.2 * r.size && Math.abs(o.v - r.v) < 0.2 * r.size)) return false;
+    if (!seen.has(key)) seen.set(key, same);
+    same.push(r);
+    return true;
+  });
 }
 
 interface Piece {
@@ -138,8 +151,9 @@ function joinLetterSpaced(words: Piece[]): Piece[] {
     const after = words[j];
     const runsOn = () => (before && row[0]!.u0 - before.u1 < 1.6 * usual) || (after && after.u0 - row[row.length - 1]!.u1 < 1.6 * usual);
     if (row.length < SPACED_MIN || usual > 0.5 * size || runsOn()) {
-      out.push(words[i]!);
-      i++;
+      // Its tails would fail alike (shorter, or running on from the same words): on past the row.
+      out.push(...(row.length ? row : [words[i]!]));
+      i += Math.max(1, row.length);
       continue;
     }
     let cur: Piece = { ...row[0]!, runs: [...row[0]!.runs] };
