@@ -8,6 +8,7 @@ import { pickDesign, pickWords, formatters } from './design.ts';
 import { LAYOUTS, NARROW, type LayoutFamily } from './layouts.ts';
 import { LANGUAGES, LOCALES, type Language } from './locales/index.ts';
 import { Canvas } from './pdf/canvas.ts';
+import { pickProducer, type ProducerStyle } from './pdf/producer.ts';
 import { Rng } from './random.ts';
 import type { Ctx } from './render/context.ts';
 import { renderInvoice } from './render/invoice.ts';
@@ -28,6 +29,8 @@ export interface CorpusEntry {
   layout: LayoutFamily;
   country: string;
   font: string;
+  /** How the text is written into the PDF (pdf/producer.ts). */
+  producer: ProducerStyle;
   pages: number;
   expected: ReturnType<typeof expectedOf>;
 }
@@ -62,11 +65,13 @@ export async function generateDocument(seed: number, doc: PlannedDocument): Prom
   const t = makeTruth(rng, { language: doc.language, layout: doc.layout, locale: LOCALES[doc.language] });
   const d = pickDesign(rng, t);
   const w = pickWords(rng, t);
-  const c = new Canvas(d.face, d.page, `${w.invoice} ${t.number}`);
+  // A stream of its own: the producer style never moves the design or the truth drawn above.
+  const producer = pickProducer(new Rng(`${seed}/${doc.index}/${doc.language}/${doc.layout}/producer`));
+  const c = new Canvas(d.face, d.page, `${w.invoice} ${t.number}`, producer);
   const ctx: Ctx = { c, t, w, d, f: formatters(t), rng, dueShown: false };
   const pdf = await (NARROW.has(t.layout) ? renderNarrow(ctx) : renderInvoice(ctx));
   const file = `gen-${seed}-${String(doc.index).padStart(4, '0')}-${doc.language}-${doc.layout}.pdf`;
-  const entry: CorpusEntry = { file, kind: 'invoice', language: t.language, layout: t.layout, country: t.country.code, font: d.face.label, pages: c.pageCount, expected: expectedOf(t) };
+  const entry: CorpusEntry = { file, kind: 'invoice', language: t.language, layout: t.layout, country: t.country.code, font: d.face.label, producer: producer.style, pages: c.pageCount, expected: expectedOf(t) };
   return { pdf, entry, truth: t, faults: c.faults() };
 }
 

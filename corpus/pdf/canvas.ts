@@ -4,6 +4,8 @@
 
 import PDFDocument from 'pdfkit';
 import type { FontFace } from './fonts.ts';
+import { drawOrder, writeRun, type Producer } from './producer.ts';
+import { Rng } from '../random.ts';
 
 export interface TextOptions {
   size?: number;
@@ -34,6 +36,8 @@ export class Canvas {
     readonly face: FontFace,
     readonly size: PageSize,
     private readonly title = 'Invoice',
+    /** How text is written into the content stream (producer.ts); clean unless given. */
+    private readonly producer: Producer = { style: 'clean', rng: new Rng('clean') },
   ) {
     this.doc = new PDFDocument({ autoFirstPage: false, margin: 0, compress: true, info: { CreationDate: FIXED_DATE, Producer: 'corpus', Title: title } });
     this.doc.registerFont('R', face.regular);
@@ -137,9 +141,12 @@ export class Canvas {
         else if (op.fill) doc.rect(op.x, op.y, op.w, op.h).fill(op.fill);
         else doc.rect(op.x, op.y, op.w, op.h).lineWidth(0.6).stroke('#444444');
       }
-      for (const op of ops) {
+      const texts = ops.filter((o) => o.kind === 'text');
+      const order = drawOrder(texts, this.producer);
+      // In stream order, unless the producer writes its text in an order of its own (after the rules, then).
+      for (const op of order === texts ? ops : [...ops.filter((o) => o.kind === 'line'), ...order]) {
         if (op.kind === 'line') doc.moveTo(op.x1, op.y1).lineTo(op.x2, op.y2).lineWidth(op.width).stroke(op.color);
-        else if (op.kind === 'text') doc.font(op.bold ? 'B' : 'R').fontSize(op.size).fillColor(op.color).text(op.s, op.x, op.y, { lineBreak: false });
+        else if (op.kind === 'text') writeRun(doc, op.bold ? 'B' : 'R', op, this.producer);
       }
     }
     doc.end();

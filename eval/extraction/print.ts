@@ -41,6 +41,7 @@ export function printReport(report: Report, verbose: boolean): string {
   }
   if (report.byLanguage.length || report.byLayout.length) rows.push('', ...groupTable('by language', report.byLanguage), '', ...groupTable('by layout family', report.byLayout));
   if (report.bySource.length) rows.push('', ...groupTable('by source', report.bySource));
+  if (report.byProducer.length) rows.push('', ...groupTable('by producer style', report.byProducer));
   for (const [kind, cal] of Object.entries(report.calibration)) {
     if (!cal.length) continue;
     rows.push('', `calibration, ${kind}s: accuracy by confidence band (right/n); only values the engine returned count`);

@@ -1,4 +1,4 @@
-// Aggregates scored documents: per-field accuracy, line items, per-language and per-layout tables, calibration
+// Aggregates scored documents: per-field accuracy, line items, per-language, per-layout and per-producer tables, calibration
 // (accuracy by confidence band) and latency per page. The JSON of `npm run eval -- --json` is this object.
 
 import type { DocumentKind } from '../../src/extraction/types.ts';
@@ -47,6 +47,7 @@ export interface Report {
   byLayout: GroupRow[];
   /** Real documents by the dataset they came from (SROIE scans, Latvian photos, e-invoice samples). */
   bySource: GroupRow[];
+  byProducer: GroupRow[];
   calibration: Partial<Record<DocumentKind, CalibrationRow[]>>;
   latencyMsPerPage: Record<string, { pages: number; p50: number | null; p95: number | null }>;
   failures: string[];
@@ -90,7 +91,7 @@ export function lineSummary(docs: DocResult[]): LineSummary | null {
   };
 }
 
-function groups(docs: DocResult[], key: 'language' | 'layout' | 'source'): GroupRow[] {
+function groups(docs: DocResult[], key: 'language' | 'layout' | 'source' | 'producer'): GroupRow[] {
   const keys = [...new Set(docs.map((d) => d[key]).filter((k): k is string => Boolean(k)))].sort();
   return keys.map((k) => {
     const ds = docs.filter((d) => d[key] === k);
@@ -145,6 +146,7 @@ export function buildReport(docs: DocResult[]): Report {
     byLanguage: groups(docs, 'language'),
     byLayout: groups(docs, 'layout'),
     bySource: groups(docs, 'source'),
+    byProducer: groups(docs, 'producer'),
     calibration: Object.fromEntries(kinds.map((k) => [k, calibration(byKind(k))])),
     latencyMsPerPage: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, { pages: v.length, p50: pctl(v, 50), p95: pctl(v, 95) }])),
     failures,

@@ -16,6 +16,8 @@ export interface Entry {
   layout?: string;
   /** Where a real document came from (`owner/repo:path`): the dev receipts are SROIE scans or Latvian photos. */
   source?: string;
+  /** How the generator wrote the text into the PDF (corpus/pdf/producer.ts). */
+  producer?: string;
 }
 
 export interface FieldResult {
@@ -33,6 +35,7 @@ export interface DocResult {
   layout?: string;
   /** The dataset a real document came from (its source repository). */
   source?: string;
+  producer?: string;
   fields: Partial<Record<HeaderField, FieldResult>>;
   lines: LineScore | null;
   /** The engine's confidence in the line items. */
@@ -98,6 +101,7 @@ export function scoreDocument(e: Entry, pages: PageText[], error?: string, read?
     ...(e.language ? { language: e.language } : {}),
     ...(e.layout ? { layout: e.layout } : {}),
     ...(e.source ? { source: e.source.split(':')[0] } : {}),
+    ...(e.producer ? { producer: e.producer } : {}),
     fields,
     lines: e.expected.lineItems ? scoreLines(e.expected.lineItems, got.lineItems) : null,
     linesConfidence: got.confidences.lineItems ?? null,
