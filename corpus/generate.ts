@@ -1,6 +1,6 @@
 // The corpus generator: document i of a seed is the same PDF and ground truth on every run and machine (given
 // the same fonts; the ground truth never depends on fonts). Languages and layout families are assigned in turn,
-// so any 91 consecutive documents cover every (language, family) pair once.
+// so any 98 consecutive documents cover every (language, family) pair once.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { Rng } from './random.ts';
 import type { Ctx } from './render/context.ts';
 import { renderInvoice } from './render/invoice.ts';
 import { renderNarrow } from './render/narrow.ts';
+import { renderSheet } from './render/sheet.ts';
 import { expectedOf, makeTruth, type InvoiceTruth } from './truth.ts';
 
 export interface CorpusOptions {
@@ -69,7 +70,7 @@ export async function generateDocument(seed: number, doc: PlannedDocument): Prom
   const producer = pickProducer(new Rng(`${seed}/${doc.index}/${doc.language}/${doc.layout}/producer`));
   const c = new Canvas(d.face, d.page, `${w.invoice} ${t.number}`, producer);
   const ctx: Ctx = { c, t, w, d, f: formatters(t), rng, dueShown: false };
-  const pdf = await (NARROW.has(t.layout) ? renderNarrow(ctx) : renderInvoice(ctx));
+  const pdf = await (NARROW.has(t.layout) ? renderNarrow(ctx) : t.layout === 'data-sheet' ? renderSheet(ctx) : renderInvoice(ctx));
   const file = `gen-${seed}-${String(doc.index).padStart(4, '0')}-${doc.language}-${doc.layout}.pdf`;
   const entry: CorpusEntry = { file, kind: 'invoice', language: t.language, layout: t.layout, country: t.country.code, font: d.face.label, producer: producer.style, pages: c.pageCount, expected: expectedOf(t) };
   return { pdf, entry, truth: t, faults: c.faults() };

@@ -15,6 +15,7 @@ export const LAYOUTS = [
   'multi-vat', // several VAT rates, a rate column and a tax breakdown table
   'receipt-narrow', // an 80 mm till receipt, paid at the counter
   'card-slip', // a narrow receipt with the card terminal's slip printed below it
+  'data-sheet', // a plain rendering of e-invoice data: "Label: value" sections, buyer first, items as blocks of rows
 ] as const;
 export type LayoutFamily = (typeof LAYOUTS)[number];
 

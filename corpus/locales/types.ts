@@ -107,6 +107,29 @@ export interface Labels {
   paidCash: readonly string[];
   change: readonly string[];
   cardSlip: readonly string[];
+  /** The data sheet (a plain rendering of e-invoice data, render/sheet.ts): section headings and row labels. */
+  sheetTitle: readonly string[];
+  sheetSeller: readonly string[];
+  sheetBuyer: readonly string[];
+  sheetDocument: readonly string[];
+  sheetTotals: readonly string[];
+  sheetDetails: readonly string[];
+  sheetPrice: readonly string[];
+  sheetItem: readonly string[];
+  sheetCompany: readonly string[];
+  sheetName: readonly string[];
+  sheetStreet: readonly string[];
+  sheetPostcode: readonly string[];
+  sheetCity: readonly string[];
+  sheetCountry: readonly string[];
+  sheetUnitPrice: readonly string[];
+  sheetLineTotal: readonly string[];
+  sheetItemsSum: readonly string[];
+  /** The qualifiers of a totals row ("Total | net | 100.00"). */
+  sheetNet: readonly string[];
+  sheetGross: readonly string[];
+  /** An item's heading when it is not its name: "Line {n}". */
+  sheetPosition: readonly string[];
 }
 
 /** Sentences with {placeholders}: {invoice} {number} {date} {n} {amount}. */

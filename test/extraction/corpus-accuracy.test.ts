@@ -1,5 +1,5 @@
 // A regression guard on unseen layouts: the current engine (reader → extractInvoiceFields, as `npm run eval` runs
-// it) on a fixed-seed sample of the generated corpus — 260 invoices, 20 per layout family, every language — must
+// it) on a fixed-seed sample of the generated corpus — 20 invoices per layout family (280), every language — must
 // not fall below floors set a little under what it measured when the floors were set. They guard against
 // regressions; they are not the target, and are raised as the engine generalises.
 
@@ -17,8 +17,9 @@ const COUNT = 20 * LAYOUTS.length;
 
 /**
  * Measured when last raised (seed 14, 260 invoices): header fields 98.2%, every line matched 98.1% (line tables by
- * geometry, header-less till lines, seller by evidence, joint amounts past VAT breakdowns). The report this test
- * prints shows today's figures.
+ * geometry, header-less till lines, seller by evidence, joint amounts past VAT breakdowns); with words rebuilt by
+ * geometry, producer styles and the data-sheet family (280 invoices): 98.4% and 97.9%. The report this test prints
+ * shows today's figures.
  */
 const FLOORS = {
   headerAccuracy: 0.96,

@@ -6,6 +6,7 @@ import type { PageText } from '../types.ts';
 import { detectDecimalSeparator, type DecimalSeparator } from './amounts.ts';
 import { inferDayFirst } from './dates.ts';
 import { documentLines, type Line } from './layout.ts';
+import { qualifyTotals } from './qualifiers.ts';
 
 export interface InvoiceDoc {
   pages: PageText[];
@@ -38,7 +39,7 @@ export function readDoc(pages: PageText[]): InvoiceDoc {
     langs,
     dec: detectDecimalSeparator(text, primary.decimal),
     dayFirst: inferDayFirst(text, langs),
-    hits: lines.map((l) => labels.find(l.text)),
+    hits: lines.map((l) => qualifyTotals(l.text, labels.find(l.text))),
     columnHits: lines.map((l) => columns.find(l.text)),
     lineHeight: heights[Math.floor(heights.length / 2)] ?? 10,
   };

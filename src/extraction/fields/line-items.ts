@@ -6,6 +6,7 @@ import type { ExtractedLineItem } from '../types.ts';
 import { findAmounts } from './amounts.ts';
 import type { InvoiceDoc } from './doc.ts';
 import { findHeader, type Column, type Kind } from './table-header.ts';
+import { blockLines } from './block-lines.ts';
 import { tillLines } from './till-lines.ts';
 
 /** Labels that end the table (the totals block), and labels of lines inside it that are not items. */
@@ -61,6 +62,10 @@ function nearest(cols: Column[], x0: number, x1: number): Column | undefined {
 
 export function extractLineItems(doc: InvoiceDoc): ExtractedLineItem[] {
   const table = tableLines(doc);
+  // Item blocks add up to an amount printed in the document: more of them than table rows means the "table" was
+  // a block's own rows read under a heading of column words ("Price details").
+  const blocks = blockLines(doc);
+  if (blocks.length > table.length) return blocks;
   return table.length ? table : tillLines(doc);
 }
 

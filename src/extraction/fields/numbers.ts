@@ -37,8 +37,10 @@ export function invoiceNumber(doc: InvoiceDoc): FieldCandidate<string> | null {
 /** Invoice-number candidates, best first (one per value, positive scores only). */
 export function numberCandidates(doc: InvoiceDoc): FieldCandidate<string>[] {
   // A generic label ("Nr.", "n.º") counts only where a label stands: opening a cell, not inside "Rua Augusta, n.º 57".
+  // "Item No." / "Part No." name an article, not the invoice: a generic "No." inside an item-number column word.
+  const inSku = (c: FieldCandidate<string>) => doc.columnHits[c.line.index]!.some((h) => h.field === 'sku' && h.start <= c.labelStart && h.end > c.labelStart);
   const cands = candidates(doc, ['invoiceNumber', 'invoiceTitle'], numberToken).filter(
-    (c) => !c.weak || c.field !== 'invoiceNumber' || labelLike(c) || titleBefore(doc, c),
+    (c) => (!c.weak || c.field !== 'invoiceNumber' || labelLike(c) || titleBefore(doc, c)) && !(c.weak && inSku(c)),
   );
   const claimed = new Set(candidates(doc, DISTRACTORS, numberToken).filter((c) => !c.weak).map((c) => c.value));
   const firstPage = doc.lines[0]?.page;

@@ -68,7 +68,7 @@ function parseLine(text: string, amounts: AmountMatch[], dec: DecimalSeparator |
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** A quantity as printed, to the gram ("0,352"): amounts are read to the cent. */
-function exact(raw: string, dec: DecimalSeparator | undefined): number {
+export function exact(raw: string, dec: DecimalSeparator | undefined): number {
   const s = raw.replace(/[^\d.,]/g, '');
   const d = dec ?? (/,\d{1,3}$/.test(s) ? ',' : '.');
   return Number(s.split(d).map((part) => part.replace(/[.,]/g, '')).join('.'));

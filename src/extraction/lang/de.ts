@@ -29,11 +29,11 @@ export const de: LanguageData = {
     taxId: ['ust-idnr.', 'ust id nr.', 'ust.-id', 'ust-id', 'ustid', 'umsatzsteuer-id', 'umsatzsteuer id', 'steuernummer', 'steuer nr.', 'st.-nr.', 'handelsregister', 'amtsgericht', 'hrb', 'hra', 'registergericht', 'geschäftsführer', 'geschäftsführung', 'iban', 'bic', 'bankverbindung', 'uid', 'firmenbuch'],
   },
   columns: {
-    description: ['bezeichnung', 'beschreibung', 'artikelbezeichnung', 'leistung', 'leistungsbeschreibung', 'artikel', 'produkt', 'text', 'position', 'posten', 'ware'],
+    description: ['bezeichnung', 'beschreibung', 'name', 'artikelname', 'artikelbezeichnung', 'leistung', 'leistungsbeschreibung', 'artikel', 'produkt', 'text', 'position', 'posten', 'ware'],
     quantity: ['menge', 'anzahl', 'anz.', 'stück', 'stk.', 'stk', 'std.', 'stunden'],
     unit: ['einheit', 'me', 'eh', 'mengeneinheit', 'einh.'],
     unitPrice: ['einzelpreis', 'e-preis', 'ep', 'preis', 'stückpreis', 'preis/einheit', 'einzelpreis netto', 'netto-einzelpreis', 'einzelpr.', 'satz'],
-    amount: ['gesamtpreis', 'gesamt', 'betrag', 'summe', 'gesamtbetrag', 'nettobetrag', 'netto', 'gp', 'wert', 'betrag netto', 'gesamt netto'],
+    amount: ['gesamtpreis', 'gesamt', 'betrag', 'summe', 'gesamtbetrag', 'nettobetrag', 'positionsbetrag', 'positionswert', 'zeilenbetrag', 'netto', 'gp', 'wert', 'betrag netto', 'gesamt netto'],
     sku: ['artikelnummer', 'artikel nr.', 'art. nr.', 'art.-nr.', 'artnr.', 'art nr', 'artikel-nr.', 'sachnummer', 'teilenummer', 'best. nr.', 'material', 'materialnr.'],
     vatRate: ['mwst. %', 'mwst %', 'ust. %', 'ust %', 'mwst.-satz', 'mwst satz', 'steuersatz', 'ust-satz', 'mwst', 'ust', 'st.-satz', 'steuersatz', 'mwst-satz'],
     discount: ['rabatt', 'rab. %', 'rabatt %', 'nachlass'],
@@ -44,6 +44,8 @@ export const de: LanguageData = {
     context: ['zahlbar', 'zahlung', 'zahlungsziel', 'zahlungsbedingungen', 'netto', 'fällig', 'innerhalb', 'rechnungsbetrag', 'bezahlen', 'überweisen'],
     discount: ['skonto'],
   },
+  partyNameLabels: ['firmenname', 'firma', 'name des unternehmens', 'handelsname', 'name'],
+  amountQualifiers: { net: ['netto', 'ohne ust.', 'ohne mwst.', 'exkl. mwst.', 'exkl. ust.', 'ohne umsatzsteuer', 'zzgl. mwst.', 'zzgl. ust.'], gross: ['brutto', 'inkl. mwst.', 'inkl. ust.', 'einschl. umsatzsteuer', 'inkl. umsatzsteuer', 'einschließlich umsatzsteuer'] },
   dateWords: ['vom', 'am', 'den', 'datum'],
   months: [
     ['januar', 'jänner', 'jan', 'jän'], ['februar', 'feber', 'feb'], ['märz', 'maerz', 'mär', 'mrz'], ['april', 'apr'], ['mai'], ['juni', 'jun'],

@@ -44,6 +44,8 @@ export const en: LanguageData = {
     context: ['pay', 'payable', 'payment', 'paid', 'due', 'terms', 'net', 'within'],
     discount: ['discount', 'early payment'],
   },
+  partyNameLabels: ['company name', 'legal name', 'trading name', 'business name', 'name'],
+  amountQualifiers: { net: ['net', 'excl. vat', 'excl. tax', 'excluding vat', 'excluding tax', 'before tax', 'ex vat', 'ex. vat', 'excl vat', 'pre-tax'], gross: ['gross', 'incl. vat', 'incl. tax', 'including vat', 'including tax', 'inc. vat', 'incl vat', 'after tax'] },
   dateWords: ['dated', 'of', 'on', 'from'],
   months: [
     ['january', 'jan'], ['february', 'feb'], ['march', 'mar'], ['april', 'apr'], ['may'], ['june', 'jun'],

@@ -17,7 +17,7 @@ export const es: LanguageData = {
     relatedInvoice: ['factura rectificada', 'factura original', 'factura de referencia', 'factura relacionada', 'factura anterior'],
     total: ['total factura', 'total a pagar', 'importe total', 'total', 'total (iva incluido)', 'total con iva', 'total iva incluido', 'importe total factura', 'total general', 'importe total con iva', 'total con impuestos', 'importe de la factura'],
     subtotal: ['base imponible', 'subtotal', 'sub-total', 'total sin iva', 'importe neto', 'total neto', 'suma', 'base', 'neto', 'total bruto', 'importe neto total', 'total base imponible', 'suma de importes netos', 'base total', 'importe bruto', 'total bruto', 'suma de líneas'],
-    tax: ['iva', 'cuota iva', 'cuota de iva', 'importe iva', 'total iva', 'impuestos', 'impuesto', 'i.v.a.', 'igic', 'total impuestos', 'cuota total iva', 'importe total iva', 'cuota', 'cuota de iva'],
+    tax: ['iva', 'iva total', 'cuota iva', 'cuota de iva', 'importe iva', 'total iva', 'impuestos', 'impuesto', 'i.v.a.', 'igic', 'total impuestos', 'cuota total iva', 'importe total iva', 'cuota', 'cuota de iva'],
     discount: ['descuento', 'dto.', 'dto', 'bonificación', 'rebaja', 'rappel'],
     shipping: ['envío', 'gastos de envío', 'portes', 'transporte', 'gastos de transporte'],
     amountDue: ['importe a pagar', 'a pagar', 'saldo pendiente', 'pendiente de pago', 'total a abonar', 'líquido a pagar', 'saldo', 'importe pendiente', 'total a pagar'],
@@ -29,7 +29,7 @@ export const es: LanguageData = {
     taxId: ['nif', 'cif', 'n.i.f.', 'c.i.f.', 'nif/cif', 'rfc', 'cuit', 'registro mercantil', 'iban', 'bic', 'swift', 'inscrita en el registro'],
   },
   columns: {
-    description: ['descripción', 'concepto', 'artículo', 'producto', 'detalle', 'servicio', 'denominación'],
+    description: ['descripción', 'nombre', 'concepto', 'artículo', 'producto', 'detalle', 'servicio', 'denominación'],
     quantity: ['cantidad', 'cant.', 'uds.', 'uds', 'unidades', 'horas', 'cant'],
     unit: ['unidad', 'ud.', 'ud', 'u.m.'],
     unitPrice: ['precio unitario', 'precio unit.', 'p. unitario', 'precio', 'p.u.', 'tarifa', 'precio/ud', 'p. unit.', 'importe unit.', 'precio unit.'],
@@ -44,6 +44,8 @@ export const es: LanguageData = {
     context: ['pago', 'pagadero', 'vencimiento', 'plazo', 'pagar', 'neto'],
     discount: ['descuento', 'pronto pago'],
   },
+  partyNameLabels: ['razón social', 'nombre de la empresa', 'denominación social', 'nombre comercial', 'nombre'],
+  amountQualifiers: { net: ['neto', 'sin iva', 'iva no incluido', 'antes de impuestos'], gross: ['bruto', 'con iva', 'iva incluido', 'impuestos incluidos'] },
   dateWords: ['del', 'de fecha', 'el', 'a'],
   months: [
     ['enero', 'ene'], ['febrero', 'feb'], ['marzo', 'mar'], ['abril', 'abr'], ['mayo', 'may'], ['junio', 'jun'],

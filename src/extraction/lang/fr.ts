@@ -17,7 +17,7 @@ export const fr: LanguageData = {
     relatedInvoice: ['facture associée', 'n° de facture associée', 'date de facture associée', 'facture d\'origine', 'facture initiale', 'facture rectifiée', 'facture de référence', 'facture précédente'],
     total: ['total ttc', 'montant ttc', 'total à payer', 'montant total', 'total toutes taxes comprises', 'total facture', 'total général', 'montant total ttc', 'total', '~ttc', 'montant total tva comprise', 'total tva comprise', 'montant ttc total', 'montant de la facture', 'net à payer'],
     subtotal: ['total ht', 'montant ht', 'total hors taxes', 'total hors taxe', 'montant hors taxes', 'sous-total', 'sous total', 'base ht', 'total h.t.', 'net ht', 'total net ht', '~ht', 'base imposable', 'montant total hors tva', 'total hors tva', 'somme des montants nets des lignes', 'total net', 'montant net', 'total ht net', 'total lignes ht', 'total brut ht', 'total articles', 'total articles ht'],
-    tax: ['tva', 'montant tva', 'total tva', 'montant de la tva', 't.v.a.', 'taxe', 'taxes', 'montant total de la tva', 'total de la tva', 'montant de tva'],
+    tax: ['tva', 'tva totale', 'montant tva', 'total tva', 'montant de la tva', 't.v.a.', 'taxe', 'taxes', 'montant total de la tva', 'total de la tva', 'montant de tva'],
     discount: ['remise', 'rabais', 'ristourne', 'escompte', 'total des remises'],
     shipping: ['frais de port', 'port', 'frais de livraison', 'transport', 'frais d\'envoi', 'total des charges'],
     amountDue: ['reste à payer', 'solde dû', 'montant dû', 'solde à payer', 'net à payer', 'à payer', 'montant à payer', 'montant net à payer', 'montant restant dû', 'reste dû'],
@@ -29,7 +29,7 @@ export const fr: LanguageData = {
     taxId: ['n° tva', 'tva intracommunautaire', 'numéro de tva', 'tva intra', 'siret', 'siren', 'rcs', 'naf', 'ape', 'capital', 'iban', 'bic', 'rib', 'ide', 'tva n°'],
   },
   columns: {
-    description: ['désignation', 'description', 'libellé', 'article', 'produit', 'prestation', 'produits', 'détail'],
+    description: ['désignation', 'description', 'nom', 'libellé', 'article', 'produit', 'prestation', 'produits', 'détail'],
     quantity: ['quantité', 'qté', 'qte', 'qté.', 'nb', 'nombre', 'heures'],
     unit: ['unité', 'u.', 'un.'],
     unitPrice: ['prix unitaire', 'p.u.', 'pu', 'prix unit.', 'prix u.', 'p.u. ht', 'prix unitaire ht', 'prix', 'tarif'],
@@ -44,6 +44,8 @@ export const fr: LanguageData = {
     context: ['payable', 'paiement', 'règlement', 'régler', 'échéance', 'net', 'sous', 'à'],
     discount: ['escompte'],
   },
+  partyNameLabels: ['raison sociale', 'nom de l’entreprise', "nom de l'entreprise", 'dénomination sociale', 'nom commercial', 'nom'],
+  amountQualifiers: { net: ['ht', 'h.t.', 'hors taxes', 'hors tva', 'net'], gross: ['ttc', 't.t.c.', 'toutes taxes comprises', 'tva incluse', 'tva comprise'] },
   dateWords: ['du', 'le', 'en date du'],
   months: [
     ['janvier', 'janv', 'jan'], ['février', 'févr', 'fév', 'fev'], ['mars', 'mar'], ['avril', 'avr'], ['mai'], ['juin'],

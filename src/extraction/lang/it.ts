@@ -17,7 +17,7 @@ export const it: LanguageData = {
     relatedInvoice: ['fattura di riferimento', 'fattura originale', 'fattura collegata', 'fattura rettificata', 'fattura precedente'],
     total: ['totale fattura', 'totale documento', 'totale da pagare', 'importo totale', 'totale', 'totale ivato', 'totale iva inclusa', 'totale complessivo', 'totale generale', 'importo da pagare', 'totale con iva', 'importo totale documento', 'totale fattura iva inclusa', 'lordo', 'totale lordo'],
     subtotal: ['imponibile', 'totale imponibile', 'imponibile totale', 'base imponibile', 'subtotale', 'sub totale', 'totale netto', 'importo netto', 'totale merce', 'netto', 'totale imponibile iva', 'totale imponibile netto', 'totale senza iva', 'somma importi netti', 'totale merce netto', 'totale righe', 'totale prodotti', 'somma', 'imp.', 'totale merce'],
-    tax: ['iva', 'totale iva', 'imposta', 'importo iva', 'i.v.a.', 'imposte', 'iva su imponibile', 'totale imposta', 'imposta totale', 'totale iva dovuta'],
+    tax: ['iva', 'iva totale', 'totale iva', 'imposta', 'importo iva', 'i.v.a.', 'imposte', 'iva su imponibile', 'totale imposta', 'imposta totale', 'totale iva dovuta'],
     discount: ['sconto', 'sconti', 'abbuono', 'ribasso'],
     shipping: ['spese di spedizione', 'spedizione', 'trasporto', 'spese di trasporto', 'porto', 'spese di consegna', 'spese trasporto'],
     amountDue: ['netto a pagare', 'da pagare', 'saldo', 'importo dovuto', 'residuo da pagare', 'totale a pagare', 'importo da versare', 'netto da pagare'],
@@ -29,7 +29,7 @@ export const it: LanguageData = {
     taxId: ['partita iva', 'p.iva', 'p. iva', 'p.i.', 'codice fiscale', 'c.f.', 'rea', 'cciaa', 'capitale sociale', 'iban', 'bic', 'registro imprese', 'pec'],
   },
   columns: {
-    description: ['descrizione', 'articolo', 'prodotto', 'servizio', 'dettaglio', 'denominazione', 'causale', 'prestazione', 'oggetto'],
+    description: ['descrizione', 'nome', 'articolo', 'prodotto', 'servizio', 'dettaglio', 'denominazione', 'causale', 'prestazione', 'oggetto'],
     quantity: ['quantità', 'qtà', 'q.tà', 'qta', 'quant.', 'pezzi', 'pz', 'ore'],
     unit: ['unità', 'u.m.', 'um', 'unità di misura'],
     unitPrice: ['prezzo unitario', 'prezzo unit.', 'prezzo', 'p.u.', 'prezzo cad.', 'cad.', 'tariffa', 'importo unit.', 'prezzo unit.'],
@@ -44,6 +44,8 @@ export const it: LanguageData = {
     context: ['pagamento', 'pagabile', 'scadenza', 'entro', 'netto', 'pagare'],
     discount: ['sconto'],
   },
+  partyNameLabels: ['denominazione', 'ragione sociale', 'denominazione sociale', 'nome'],
+  amountQualifiers: { net: ['netto', 'imponibile', 'iva esclusa', 'senza iva', 'escl. iva'], gross: ['lordo', 'iva inclusa', 'ivato', 'incl. iva', 'ivata'] },
   dateWords: ['del', 'in data', 'il'],
   months: [
     ['gennaio', 'gen'], ['febbraio', 'feb'], ['marzo', 'mar'], ['aprile', 'apr'], ['maggio', 'mag'], ['giugno', 'giu'],

@@ -33,7 +33,7 @@ export const nl: LanguageData = {
     quantity: ['aantal', 'hoeveelheid', 'aant.', 'stuks', 'uren', 'st.'],
     unit: ['eenheid', 'eh', 'ehd', 'eenh.'],
     unitPrice: ['prijs', 'stuksprijs', 'eenheidsprijs', 'prijs per stuk', 'prijs/eenheid', 'tarief', 'prijs per eenheid', 'p/st', 'stukprijs', 'prijs per stuk'],
-    amount: ['bedrag', 'totaal', 'subtotaal', 'regeltotaal', 'netto bedrag', 'bedrag excl. btw', 'waarde'],
+    amount: ['bedrag', 'totaal', 'subtotaal', 'regeltotaal', 'regelbedrag', 'totaalprijs', 'totaalbedrag', 'nettobedrag', 'netto bedrag', 'bedrag excl. btw', 'waarde'],
     sku: ['artikelnummer', 'artikelnr.', 'art.nr.', 'art. nr.', 'code', 'artikelcode', 'productcode', 'sku'],
     vatRate: ['btw %', 'btw-tarief', 'btw tarief', 'tarief', 'btw'],
     discount: ['korting', 'korting %', 'kort.'],
@@ -44,6 +44,8 @@ export const nl: LanguageData = {
     context: ['betaling', 'betalen', 'betalingstermijn', 'binnen', 'netto', 'vervaldag', 'voldoen', 'overmaken'],
     discount: ['korting', 'kredietbeperking'],
   },
+  partyNameLabels: ['bedrijfsnaam', 'handelsnaam', 'statutaire naam', 'naam'],
+  amountQualifiers: { net: ['netto', 'excl. btw', 'exclusief btw', 'zonder btw', 'excl btw'], gross: ['bruto', 'incl. btw', 'inclusief btw', 'incl btw'] },
   dateWords: ['van', 'd.d.', 'op', 'dd'],
   months: [
     ['januari', 'jan'], ['februari', 'feb'], ['maart', 'mrt', 'mar'], ['april', 'apr'], ['mei'], ['juni', 'jun'],

@@ -17,7 +17,7 @@ export const pt: LanguageData = {
     relatedInvoice: ['fatura original', 'fatura de referência', 'fatura associada', 'fatura retificada', 'fatura anterior'],
     total: ['total', 'total a pagar', 'valor total', 'total da fatura', 'total geral', 'total documento', 'total (eur)', 'total com iva', 'valor a pagar', 'total da factura', 'total com iva', 'valor total com iva', 'total a pagar com iva'],
     subtotal: ['subtotal', 'sub-total', 'total sem iva', 'total ilíquido', 'valor líquido', 'incidência', 'base tributável', 'total líquido', 'base de incidência', 'soma', 'total sem impostos', 'valor sem iva', 'soma dos valores líquidos', 'total mercadorias', 'base tributável total', 'total mercadoria', 'total dos artigos', 'valor tributável', 'valor base'],
-    tax: ['iva', 'total iva', 'valor iva', 'imposto', 'impostos', 'total de impostos', 'i.v.a.', 'icms', 'valor do iva', 'total do iva', 'valor total do iva', 'total impostos', 'total de iva'],
+    tax: ['iva', 'iva total', 'total iva', 'valor iva', 'imposto', 'impostos', 'total de impostos', 'i.v.a.', 'icms', 'valor do iva', 'total do iva', 'valor total do iva', 'total impostos', 'total de iva'],
     discount: ['desconto', 'descontos', 'abatimento', 'desc.'],
     shipping: ['portes', 'frete', 'transporte', 'envio', 'despesas de envio'],
     amountDue: ['valor em dívida', 'saldo', 'montante a pagar', 'a pagar', 'valor a pagar', 'em dívida', 'montante em dívida', 'valor em falta', 'em falta'],
@@ -29,7 +29,7 @@ export const pt: LanguageData = {
     taxId: ['nif', 'n.i.f.', 'contribuinte', 'nipc', 'cnpj', 'capital social', 'conservatória', 'iban', 'bic', 'swift', 'matrícula', 'inscrição estadual', 'n.º contribuinte', 'nº contribuinte'],
   },
   columns: {
-    description: ['descrição', 'designação', 'artigo', 'produto', 'serviço', 'discriminação', 'descricao'],
+    description: ['descrição', 'nome', 'designação', 'artigo', 'produto', 'serviço', 'discriminação', 'descricao'],
     quantity: ['quantidade', 'qtd.', 'qtd', 'qt.', 'quant.', 'qtde', 'horas'],
     unit: ['unidade', 'un.', 'un', 'uni.'],
     unitPrice: ['preço unitário', 'preço unit.', 'p. unitário', 'preço', 'valor unitário', 'pr. unit.', 'preço un.', 'p. unit.', 'valor unit.', 'preço unit.'],
@@ -44,6 +44,8 @@ export const pt: LanguageData = {
     context: ['pagamento', 'vencimento', 'prazo', 'pagar', 'pagável', 'líquido'],
     discount: ['desconto'],
   },
+  partyNameLabels: ['denominação social', 'nome da empresa', 'firma', 'nome comercial', 'nome'],
+  amountQualifiers: { net: ['líquido', 'sem iva', 's/ iva', 'sem impostos'], gross: ['bruto', 'com iva', 'c/ iva', 'iva incluído', 'com impostos'] },
   dateWords: ['de', 'em', 'datada de'],
   months: [
     ['janeiro', 'jan'], ['fevereiro', 'fev'], ['março', 'marco', 'mar'], ['abril', 'abr'], ['maio', 'mai'], ['junho', 'jun'],

@@ -77,6 +77,10 @@ export interface LanguageData {
     /** Words of an early-payment discount, whose days are not the due date. */
     discount: string[];
   };
+  /** Labels of a party's name in forms ("Company name: …", "Raison sociale"): not part of the name. */
+  partyNameLabels: string[];
+  /** Words after a total's label that say which total it is ("Total   net   100.00", "Gesamtsumme brutto"). */
+  amountQualifiers: { net: string[]; gross: string[] };
   /** Words that introduce a date after another label: "vom", "du", "dated", "del". */
   dateWords: string[];
   /** Twelve lists of month names and abbreviations, January first. */
