@@ -39,8 +39,14 @@ export function numberCandidates(doc: InvoiceDoc): FieldCandidate<string>[] {
   // A generic label ("Nr.", "n.º") counts only where a label stands: opening a cell, not inside "Rua Augusta, n.º 57".
   // "Item No." / "Part No." name an article, not the invoice: a generic "No." inside an item-number column word.
   const inSku = (c: FieldCandidate<string>) => doc.columnHits[c.line.index]!.some((h) => h.field === 'sku' && h.start <= c.labelStart && h.end > c.labelStart);
+  // "N.  Codice  Descrizione  Qta …" heads an item table: its "N." labels the positions below it, not the invoice.
+  const tableHead = (c: FieldCandidate<string>) => {
+    if (c.via !== 'below') return false;
+    const at = doc.lines.findLastIndex((l, i) => i < c.line.index && l.text === c.labelText);
+    return at >= 0 && new Set(doc.columnHits[at]!.map((h) => h.field)).size >= 3;
+  };
   const cands = candidates(doc, ['invoiceNumber', 'invoiceTitle'], numberToken).filter(
-    (c) => (!c.weak || c.field !== 'invoiceNumber' || labelLike(c) || titleBefore(doc, c)) && !(c.weak && inSku(c)),
+    (c) => (!c.weak || c.field !== 'invoiceNumber' || labelLike(c) || titleBefore(doc, c)) && !(c.weak && (inSku(c) || tableHead(c))),
   );
   const claimed = new Set(candidates(doc, DISTRACTORS, numberToken).filter((c) => !c.weak).map((c) => c.value));
   const firstPage = doc.lines[0]?.page;

@@ -17,7 +17,8 @@ export function paymentTermDays(doc: InvoiceDoc): { days: number; line: number }
   const v = vocabulary();
   let best: { days: number; line: number } | null = null;
   doc.lines.forEach((line, i) => {
-    const tokens = fold(line.text).split(/[^\p{L}\p{N}.]+/u).map((t) => t.replace(/\.$/, '')).filter(Boolean);
+    // Amounts stay whole ("Total Net 16,058.85", "netto 3'063.66" are not "Net 16" or "netto 3").
+    const tokens = fold(line.text).split(/[^\p{L}\p{N}.,'’]+/u).map((t) => t.replace(/[.,'’]+$/, '')).filter(Boolean);
     if (!tokens.some((t) => v.context.has(t))) return;
     tokens.forEach((t, k) => {
       const n = /^\d{1,3}$/.test(t) ? Number(t) : NaN;

@@ -10,7 +10,7 @@ export const es: LanguageData = {
   labels: {
     invoiceNumber: ['número de factura', 'nº de factura', 'n° de factura', 'no. de factura', 'factura nº', 'factura n°', 'factura no.', 'factura número', 'num. factura', 'nº factura', 'n.º factura', '~número', '~nº', '~n.º', '~factura', 'serie/número', 'serie / número', 'serie y número', 'nº factura'],
     invoiceDate: ['fecha de factura', 'fecha de emisión', 'fecha factura', 'fecha de expedición', 'emitida el', 'fecha de la factura', '~fecha'],
-    dueDate: ['fecha de vencimiento', 'vencimiento', 'fecha límite de pago', 'pagar antes de', 'fecha de pago', 'vence el', 'vence', 'pagadero antes del', 'pagar antes del', 'vto.'],
+    dueDate: ['fecha de vencimiento', 'vencimiento', 'fecha límite de pago', 'pagar antes de', 'fecha de pago', 'vence el', 'vence', 'pagadero antes del', 'pagar antes del', 'vto.', 'pago antes del'],
     deliveryDate: ['fecha de inicio', 'fecha de fin', 'fecha fin', 'inicio', 'fecha de entrega', 'fecha de pedido', 'fecha de envío', 'periodo', 'período de facturación', 'fecha de operación', 'fecha de servicio', '~desde', '~hasta', 'fecha pedido', 'pedido del', 'entregado el', 'fecha de entrega'],
     orderNumber: ['número de pedido', 'nº de pedido', 'pedido nº', 'pedido', 'orden de compra', 'albarán', 'nº albarán', 'su referencia', 'nuestra referencia', 'referencia', 'contrato', 'nº pedido', 'su pedido', 'ref. pedido'],
     customerNumber: ['número de cliente', 'nº de cliente', 'código de cliente', 'cliente nº', 'cuenta', 'nif', 'cif', 'código cliente', 'cód. cliente'],

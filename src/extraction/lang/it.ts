@@ -10,7 +10,7 @@ export const it: LanguageData = {
   labels: {
     invoiceNumber: ['numero fattura', 'numero della fattura', 'fattura n.', 'fattura nr.', 'fattura numero', 'fattura n°', 'n. fattura', 'nr. fattura', 'n° fattura', 'numero documento', 'n. documento', 'documento n.', '~numero', '~n.', '~nr.', '~fattura', 'num. doc.', 'nr. documento', 'n. doc.', 'numero doc.'],
     invoiceDate: ['data fattura', 'data della fattura', 'data di emissione', 'data emissione', 'data documento', 'emessa il', '~data', '~del'],
-    dueDate: ['data di scadenza', 'scadenza', 'data scadenza', 'scadenza pagamento', 'da pagare entro', 'pagamento entro', 'scade il', 'scad.', 'data di pagamento', 'data pagamento'],
+    dueDate: ['data di scadenza', 'scadenza', 'data scadenza', 'scadenza pagamento', 'da pagare entro', 'pagamento entro', 'scade il', 'scad.', 'data di pagamento', 'data pagamento', 'entro il', 'saldare entro il'],
     deliveryDate: ['data inizio', 'data di inizio', 'data fine', 'data di fine', 'inizio', 'data di consegna', 'data consegna', 'data ordine', 'data spedizione', 'periodo', 'periodo di fatturazione', 'data ddt', '~dal', '~al', 'ordine del', 'consegnato il', 'data prestazione'],
     orderNumber: ['numero ordine', 'n. ordine', 'ordine n.', 'ordine', 'ddt', 'ddt n.', 'documento di trasporto', 'vostro riferimento', 'nostro riferimento', 'riferimento', 'rif.', 'contratto', 'cig', 'cup', 'vs. ordine', 'bolla n.', 'ddt n.'],
     customerNumber: ['codice cliente', 'cod. cliente', 'n. cliente', 'cliente n.', 'partita iva', 'p.iva', 'p. iva', 'codice fiscale', 'c.f.', 'vs. codice', 'vostro codice'],

@@ -10,7 +10,7 @@ export const nl: LanguageData = {
   labels: {
     invoiceNumber: ['factuurnummer', 'factuur nr.', 'factuurnr.', 'factuur nummer', 'factuur #', 'creditnotanummer', 'documentnummer', '~nummer', '~nr.', '~factuur', 'documentnr.', 'document nr.', 'documentnummer'],
     invoiceDate: ['factuurdatum', 'factuur datum', 'datum factuur', 'datum van uitgifte', 'uitgiftedatum', 'opgemaakt op', '~datum', '~d.d.'],
-    dueDate: ['vervaldatum', 'verval datum', 'uiterste betaaldatum', 'te betalen voor', 'te betalen vóór', 'betalen voor', 'betaaldatum', 'vervalt op', 'uiterlijk', 'vervaldag'],
+    dueDate: ['vervaldatum', 'verval datum', 'uiterste betaaldatum', 'te betalen voor', 'te betalen vóór', 'betalen voor', 'betaaldatum', 'vervalt op', 'uiterlijk', 'vervaldag', 'te voldoen op', 'te voldoen voor'],
     deliveryDate: ['begindatum', 'einddatum', 'startdatum', 'leverdatum', 'leveringsdatum', 'afleverdatum', 'orderdatum', 'besteldatum', 'periode', 'factuurperiode', 'verzenddatum', '~van', '~tot'],
     orderNumber: ['ordernummer', 'order nr.', 'bestelnummer', 'bestelling', 'inkoopordernummer', 'pakbon', 'pakbonnummer', 'uw referentie', 'onze referentie', 'referentie', 'kenmerk', 'uw kenmerk', 'contractnummer', 'uw bestelling', 'afleverbon nr.', 'afleverbon'],
     customerNumber: ['klantnummer', 'klant nr.', 'klantnr.', 'debiteurnummer', 'debiteur nr.', 'relatienummer', 'btw-nummer', 'btw nr.', 'kvk-nummer', 'kvk'],

@@ -10,7 +10,7 @@ export const pt: LanguageData = {
   labels: {
     invoiceNumber: ['número da fatura', 'n.º da fatura', 'nº da fatura', 'fatura n.º', 'fatura nº', 'fatura n°', 'fatura número', 'n.º fatura', 'nº fatura', 'número do documento', 'documento n.º', 'n.º documento', 'nº documento', 'n.º do documento', 'número da factura', 'factura n.º', 'factura nº', '~número', '~n.º', '~nº', '~fatura'],
     invoiceDate: ['data da fatura', 'data de emissão', 'data emissão', 'data do documento', 'data da factura', 'data fatura', 'emitida em', '~data'],
-    dueDate: ['data de vencimento', 'vencimento', 'data limite de pagamento', 'pagar até', 'data de pagamento', 'vence em'],
+    dueDate: ['data de vencimento', 'vencimento', 'data limite de pagamento', 'pagar até', 'data de pagamento', 'vence em', 'pagamento até'],
     deliveryDate: ['data de início', 'data de fim', 'data início', 'data fim', 'início', 'data de entrega', 'data da encomenda', 'data de envio', 'data de carga', 'período', 'periodo', 'data do pedido', 'data de descarga', 'entregue em', 'data da prestação'],
     orderNumber: ['número da encomenda', 'encomenda n.º', 'encomenda', 'nº encomenda', 'pedido', 'número do pedido', 'guia de remessa', 'sua referência', 'nossa referência', 'referência', 'requisição', 'contrato', 'vossa encomenda', 'n.º encomenda', 'v/ ref.', 'guia n.º', 'guia de transporte', 'guia de remessa n.º'],
     customerNumber: ['número de cliente', 'n.º cliente', 'nº cliente', 'código de cliente', 'cliente n.º', 'nif', 'contribuinte', 'cnpj', 'cpf'],
