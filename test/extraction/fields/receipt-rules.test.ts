@@ -114,4 +114,29 @@ describe('receipt merchant', () => {
     const r = extractReceiptFields(ocr(['RELAIS TOTAL OULMES', 'AUTOROUTE RABAT MEKNES', '15000 KHEMISSET', 'CAFE CREME   12.00   2   24.00', 'TOTAL   24.00']));
     expect(r.merchantName).toBe('RELAIS TOTAL OULMES');
   });
+
+  it('puts back trade words OCR misread, in the name\'s own case, and leaves other words and plurals alone', () => {
+    expect(cleanMerchant('GREENLEAF FHARHACY SDN BHD')).toBe('GREENLEAF PHARMACY SDN BHD');
+    expect(cleanMerchant('Kim Lee & Comfany')).toBe('Kim Lee & Company');
+    expect(cleanMerchant('SUNRISE HANDCRAFT')).toBe('SUNRISE HANDICRAFT');
+    expect(cleanMerchant('PETRO STATIONS')).toBe('PETRO STATIONS');
+    expect(cleanMerchant('TIDES BOOKS')).toBe('TIDES BOOKS');
+  });
+
+  it('mends BHD split or cut short, drops "OWNED BY" and what follows a registration number', () => {
+    expect(cleanMerchant('SEA PEARL RESTAURANT SDN B H')).toBe('SEA PEARL RESTAURANT SDN BHD');
+    expect(cleanMerchant('Lime Trading Sdn Bh d (524463-X)')).toBe('Lime Trading Sdn Bhd');
+    expect(cleanMerchant('OWNED BY: HILLTOP FOODS SDN BHD')).toBe('HILLTOP FOODS SDN BHD');
+    expect(cleanMerchant('DAILYNEWS RETAIL SB (306295-X) FKA OLD STORES SB')).toBe('DAILYNEWS RETAIL SB');
+  });
+
+  it('prefers the company that runs the shop over a trade name line above it', () => {
+    const r = extractReceiptFields(ocr(['SIMPLIFIED TAX INVOICE', 'BB PHARMACY', 'HILLSIDE HEALTHCARE SDN BHD', '1118258-K', 'B-8, JALAN SS1/4', 'TOTAL   12.00']));
+    expect(r.merchantName).toBe('HILLSIDE HEALTHCARE SDN BHD');
+  });
+
+  it('starts the header after the end of the previous slip at the top of a scan', () => {
+    const r = extractReceiptFields(ocr(['...THANK YOU AND DO VISIT US AGAIN', 'Cashier [ANNA]   Machine [003]', '[19/06/17] [11:37]', 'NORTH STAR CASH & CARRY', '(1365663-P)', 'No.1 Jalan SS 9/1, 47300 PJ', 'TAX INVOICE', 'TOTAL   45.00']));
+    expect(r.merchantName).toBe('NORTH STAR CASH & CARRY');
+  });
 });
