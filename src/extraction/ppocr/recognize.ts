@@ -29,9 +29,15 @@ export interface LineCrop {
   width: number;
 }
 
+/**
+ * Crops are sampled 0.8 times as wide as the segment's proportions: the unclipped segment leaves margins above and
+ * below the text, and the squeezed line reads better (dev receipts, even half: totals 60 -> 62 of 63, merchant
+ * unchanged; 0.7 and 0.9 read worse) and costs a fifth less recognition.
+ */
+const REC_ASPECT = 0.8;
 /** Bilinear sample of the segment's rectangle into a REC_HEIGHT-high crop (supersampled k×k when the text is k times larger). */
 export function cropSegment(src: RgbImage, rect: RotatedRect): LineCrop {
-  const width = Math.max(STEP, Math.min(MAX_REC_WIDTH, Math.round((REC_HEIGHT * rect.w) / Math.max(1, rect.h))));
+  const width = Math.max(STEP, Math.min(MAX_REC_WIDTH, Math.round((REC_ASPECT * REC_HEIGHT * rect.w) / Math.max(1, rect.h))));
   const pixels = new Uint8Array(width * REC_HEIGHT * 3);
   const c = Math.cos(rect.angle);
   const s = Math.sin(rect.angle);
@@ -215,7 +221,7 @@ function isSpace(prev: Char, next: Char, gap: number, typical: number): boolean 
   if (!digits && next.space >= HINTED_SPACE && gap >= HINTED_SPACE_GAP) return true;
   // A gap the model saw no space in at all is inside a word ("BAKE RY", "STAT ION" in a widely kerned header).
   if (next.space < GAP_NEEDS_HINT) return false;
-  // Letter-spaced headers ("W E S T E R N") leave wide gaps inside words: a break must stand out from the line's own.
+  // Letter-spaced headers ("G O L D E N") leave wide gaps inside words: a break must stand out from the line's own.
   return gap >= Math.max(digits ? DIGIT_SPACE_GAP : SPACE_GAP, typical * SPACE_OVER_TYPICAL);
 }
 
