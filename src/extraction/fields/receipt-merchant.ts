@@ -105,6 +105,8 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
   const [best, second] = scored;
   if (!best || best.score <= 0 || !best.name) return { name: null, confidence: 0 };
   const margin = best.score - (second?.score ?? 0);
-  const conf = Math.min(95, 35 + best.score * 5 + margin * 5) * (best.line.confidence / 100);
+  // A receipt's header name is right about four times in five on the dev receipts (OCR misreads, brand or company
+  // line): never in the >= 90 band partners read as right at least 97% of the time.
+  const conf = Math.min(89, 35 + best.score * 5 + margin * 5) * (best.line.confidence / 100);
   return { name: best.name, confidence: Math.max(5, Math.round(conf)) };
 }
