@@ -10,9 +10,12 @@ const TRADE_WORDS = [
   'HANDICRAFT', 'HARDWARE', 'HEALTHCARE', 'HOLDINGS', 'HYPERMARKET', 'INDUSTRIES', 'INTERNATIONAL', 'KITCHEN',
   'LAUNDRY', 'MACHINERY', 'MARKETING', 'MEDICAL', 'MERCHANDISE', 'MINIMARKET', 'MOTORS', 'OPTICAL', 'PACKAGING',
   'PHARMACY', 'PHOTOCOPY', 'PRINTING', 'PRODUCTS', 'RESOURCES', 'RESTAURANT', 'SEAFOOD', 'SERVICES', 'SERVICE',
-  'STATION', 'STATIONERY', 'SUPERMARKET', 'SUPPLIES', 'SUPPLY', 'TAILORING', 'TECHNOLOGY', 'TRADING',
+  'MALAYSIA', 'RETAIL', 'STATION', 'STATIONERY', 'SUPERMARKET', 'SUPPLIES', 'SUPPLY', 'TAILORING', 'TECHNOLOGY', 'TRADING',
   'VENTURES', 'WHOLESALE',
 ];
+
+/** Compounds whose parts stand alone in names too ("SUPER MARKET", "HEALTH CARE"): never joined from two words. */
+const COMPOUNDS = new Set(['BOOKSTORE', 'BOOKSTORES', 'HANDICRAFT', 'HEALTHCARE', 'HYPERMARKET', 'MINIMARKET', 'PHOTOCOPY', 'SUPERMARKET', 'WHOLESALE']);
 
 /** Levenshtein distance of a and b, giving up (returning max + 1) once it exceeds max. */
 function distance(a: string, b: string, max: number): number {
@@ -40,7 +43,14 @@ function tradeWord(word: string): string | null {
 
 /** Each word of a name that OCR read a letter or two off a trade word, put back in the name's own case. */
 export function fixTradeWords(name: string): string {
-  return name.replace(/[\p{L}\d]+/gu, (w) => {
+  // A trade word OCR split in two ("MARK ETING", "STAT ION") is whole again.
+  const words = name.split(' ');
+  for (let i = 0; i + 1 < words.length; i++) {
+    const w = `${words[i]}${words[i + 1]}`;
+    if (/^\p{L}+$/u.test(w) && TRADE_WORDS.includes(w.toUpperCase()) && !COMPOUNDS.has(w.toUpperCase())) words.splice(i, 2, w);
+  }
+  const joined = words.join(' ');
+  return joined.replace(/[\p{L}\d]+/gu, (w) => {
     const t = tradeWord(w);
     if (!t || !/\p{L}/u.test(w)) return w;
     return w === w.toUpperCase() ? t : w[0] === w[0]!.toUpperCase() ? t[0] + t.slice(1).toLowerCase() : t.toLowerCase();

@@ -121,6 +121,9 @@ describe('receipt merchant', () => {
     expect(cleanMerchant('SUNRISE HANDCRAFT')).toBe('SUNRISE HANDICRAFT');
     expect(cleanMerchant('PETRO STATIONS')).toBe('PETRO STATIONS');
     expect(cleanMerchant('TIDES BOOKS')).toBe('TIDES BOOKS');
+    expect(cleanMerchant('HANSA MAL AYSIA SDN BHD')).toBe('HANSA MALAYSIA SDN BHD');
+    expect(cleanMerchant('KOTA PETROL STAT ION')).toBe('KOTA PETROL STATION');
+    expect(cleanMerchant('SUPER MARKET HARIAN')).toBe('SUPER MARKET HARIAN');
   });
 
   it('mends BHD split or cut short, drops "OWNED BY" and what follows a registration number', () => {
