@@ -40,10 +40,10 @@ export function cleanMerchant(name: string): string {
 const NAME_LINE = /^(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)(?:\s+(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+|&))*$/u;
 
 /**
- * The first part of a name the printer split over two lines ("WESTERN EASTERN" over "STATIONERY SDN. BHD",
- * "TSH POWER HARDWARE" over "TRADING"): the line right above the legal entity, as tall (±20%), close above it, of
- * letters with at most a short number, and no title or address; no legal form of its own either, unless the line
- * below is a legal form alone.
+ * The first part of a name the printer split over two lines ("NORTH HILL" over "STATIONERY SDN. BHD",
+ * "KLM BUILDING SUPPLY" over "TRADING"): the line right above the legal entity, as tall (±20%), at most one line
+ * height above it, of letters with at most a short number, and no title or address; no legal form of its own either,
+ * unless the line below is a legal form alone.
  */
 export function nameAbove(line: Line, lines: Line[], formOnly = false): string | null {
   const above = lines.filter((l) => l.page === line.page && l.index < line.index).at(-1);
