@@ -3,7 +3,8 @@
 //
 // The recogniser reads a whole segment ("TOTAL RM 12.00"); the engine needs words with positions. CTC emits each
 // character at one time step (8 input pixels), so the steps give every character's x along the segment: words
-// split at spaces (and at wide gaps the model did not read as a space), each word's box spans its characters.
+// split at spaces, at spaces the model hinted at (a space probability between two characters, where the ink leaves
+// room) and at wide ink gaps it hinted at least faintly; each word's box spans its characters.
 
 import type { Word } from '../types.ts';
 import type { RotatedRect } from './detect.ts';
@@ -28,9 +29,15 @@ export interface LineCrop {
   width: number;
 }
 
+/**
+ * Crops are sampled 0.8 times as wide as the segment's proportions: the unclipped segment leaves margins above and
+ * below the text, and the squeezed line reads better (dev receipts, even half: totals 60 -> 62 of 63, merchant
+ * unchanged; 0.7 and 0.9 read worse) and costs a fifth less recognition.
+ */
+const REC_ASPECT = 0.8;
 /** Bilinear sample of the segment's rectangle into a REC_HEIGHT-high crop (supersampled k×k when the text is k times larger). */
 export function cropSegment(src: RgbImage, rect: RotatedRect): LineCrop {
-  const width = Math.max(STEP, Math.min(MAX_REC_WIDTH, Math.round((REC_HEIGHT * rect.w) / Math.max(1, rect.h))));
+  const width = Math.max(STEP, Math.min(MAX_REC_WIDTH, Math.round((REC_ASPECT * REC_HEIGHT * rect.w) / Math.max(1, rect.h))));
   const pixels = new Uint8Array(width * REC_HEIGHT * 3);
   const c = Math.cos(rect.angle);
   const s = Math.sin(rect.angle);
@@ -103,16 +110,21 @@ export function batchTensor(crops: LineCrop[]): { data: Float32Array; width: num
   return { data, width };
 }
 
-interface Char {
+export interface Char {
   ch: string;
   step: number;
   prob: number;
+  /** The highest probability the model gave a space at the steps since the previous character (0 for the first). */
+  space: number;
 }
 
 /** Greedy CTC decoding of one crop's output rows (`steps` × `classes`): characters with their time step. */
 export function ctcDecode(out: Float32Array, offset: number, steps: number, classes: number, dictionary: readonly string[]): Char[] {
   const chars: Char[] = [];
+  // PaddleOCR's dictionary ends with the space (use_space_char): its class is the last.
+  const spaceClass = dictionary[classes - 2] === ' ' ? classes - 1 : -1;
   let prev = -1;
+  let space = 0;
   for (let t = 0; t < steps; t++) {
     const row = offset + t * classes;
     let best = 0;
@@ -124,7 +136,10 @@ export function ctcDecode(out: Float32Array, offset: number, steps: number, clas
         best = c;
       }
     }
-    if (best !== 0 && best !== prev) chars.push({ ch: dictionary[best - 1] ?? '', step: t, prob: bestP });
+    if (best !== 0 && best !== prev) {
+      chars.push({ ch: dictionary[best - 1] ?? '', step: t, prob: bestP, space: chars.length ? space : 0 });
+      space = 0;
+    } else if (spaceClass > 0 && best !== spaceClass) space = Math.max(space, out[row + spaceClass]!);
     prev = best;
   }
   return chars;
@@ -144,12 +159,18 @@ const SPACE_GAP = 0.35;
 const SPACE_OVER_TYPICAL = 2.4;
 /** Between two digits (a number's "1" leaves wide gaps) the gap must be wider. */
 const DIGIT_SPACE_GAP = 0.5;
+/** A space probability this high between two characters (not both digits) is a word break … */
+const HINTED_SPACE = 0.1;
+/** … where the ink-free gap is at least this wide (× ink height). */
+const HINTED_SPACE_GAP = 0.2;
+/** Below this space probability a wide gap is no word break (letter-spaced or widely kerned text). */
+const GAP_NEEDS_HINT = 0.03;
 /** Never split before closing punctuation or after opening, nor around a decimal separator between digits. */
 const NO_SPLIT_BEFORE = /^[:;.,)%\]]$/;
 const NO_SPLIT_AFTER = /^[(\[]$/;
 
 /** Per crop column: does it hold ink? And the ink's height (rows from the first to the last with ink). */
-function inkProfile(crop: LineCrop): { ink: Uint8Array; height: number } {
+export function inkProfile(crop: LineCrop): { ink: Uint8Array; height: number } {
   const n = REC_HEIGHT * crop.width;
   const lum = new Uint8Array(n);
   const hist = new Uint32Array(256);
@@ -180,7 +201,7 @@ function inkProfile(crop: LineCrop): { ink: Uint8Array; height: number } {
 }
 
 /** The widest run of ink-free columns between two CTC steps. */
-function widestGap(ink: Uint8Array, from: number, to: number): number {
+export function widestGap(ink: Uint8Array, from: number, to: number): number {
   let best = 0;
   let run = 0;
   for (let j = from * STEP + STEP / 2; j < Math.min(ink.length, to * STEP + STEP / 2); j++) {
@@ -196,7 +217,11 @@ function isSpace(prev: Char, next: Char, gap: number, typical: number): boolean 
   // "12.50", "21:17", "28/02": a separator followed by a digit stays with it.
   if (/^[.,:/-]$/.test(prev.ch) && /\d/.test(next.ch)) return false;
   const digits = /\d/.test(prev.ch) && /\d/.test(next.ch);
-  // Letter-spaced headers ("W E S T E R N") leave wide gaps inside words: a break must stand out from the line's own.
+  // The model's own hint: a space it did not quite read, where the ink leaves room for one ("GOLDEN[0.24]LEAF").
+  if (!digits && next.space >= HINTED_SPACE && gap >= HINTED_SPACE_GAP) return true;
+  // A gap the model saw no space in at all is inside a word ("BAKE RY", "STAT ION" in a widely kerned header).
+  if (next.space < GAP_NEEDS_HINT) return false;
+  // Letter-spaced headers ("G O L D E N") leave wide gaps inside words: a break must stand out from the line's own.
   return gap >= Math.max(digits ? DIGIT_SPACE_GAP : SPACE_GAP, typical * SPACE_OVER_TYPICAL);
 }
 
