@@ -1,19 +1,19 @@
-import { connect } from '../db/connect.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { type AdminArgs, isAdminCommand, runAdminCommand } from './admin/commands.ts';
-import { acquireDataDirLock, DataDirLockedError, liveLockHolder } from './admin/data-dir-lock.ts';
-import { DEMO_PARTNER_NAME, type DemoSeedSummary } from './admin/demo-seed.ts';
-import { type Config, loadConfig } from './config.ts';
-import { AppError } from './errors.ts';
-import { openEmbedder } from './embeddings/open.ts';
-import { buildWordVectorCache } from './embeddings/word-vector-cache.build.ts';
+import { connect } from './platform/db/connect.ts';
+import { migrateToLatest } from './platform/db/migrate.ts';
+import { type AdminArgs, isAdminCommand, runAdminCommand } from './app/admin/commands.ts';
+import { acquireDataDirLock, DataDirLockedError, liveLockHolder } from './app/admin/data-dir-lock.ts';
+import { DEMO_PARTNER_NAME, type DemoSeedSummary } from './app/admin/demo-seed.ts';
+import { type Config, loadConfig } from './platform/config.ts';
+import { AppError } from './platform/errors.ts';
+import { openEmbedder } from './platform/embeddings/open.ts';
+import { buildWordVectorCache } from './platform/embeddings/word-vector-cache.build.ts';
 import { createDocumentReader } from './extraction/reader.ts';
-import { createInventoryService } from './inventory.service.ts';
-import { createPartnersService } from './partners.service.ts';
-import { createSchedulingService } from './scheduling.service.ts';
-import { createServices } from './services.ts';
-import { createBlobStore } from './storage/index.ts';
-import { createTenantsService } from './tenants.service.ts';
+import { createInventoryService } from './modules/inventory/inventory.service.ts';
+import { createPartnersService } from './modules/partners/partners.service.ts';
+import { createSchedulingService } from './modules/scheduling/scheduling.service.ts';
+import { createServices } from './app/services.ts';
+import { createBlobStore } from './platform/storage/index.ts';
+import { createTenantsService } from './modules/tenants/tenants.service.ts';
 
 // Admin CLI: `npm run admin -- <command> [--flag value ...]`, one JSON line on stdout. `npm run seed -- --demo`
 // is the `seed` command (`--demo` is a bare flag).

@@ -1,38 +1,34 @@
-import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { makeExecutableSchema } from '@graphql-tools/schema';
 import { sql } from 'kysely';
-import { parse as parseYaml } from 'yaml';
-import { connect, type Database } from '../db/connect.ts';
-import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
-import { resolvers } from '../resolvers/index.ts';
-import { familyOf, mountRestCompat, restError } from '../rest-compat/index.ts';
-import { mountAdminEndpoint } from './admin/admin-endpoint.ts';
-import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts';
-import { startBanner } from './banner.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
-import { createContextFactory } from './context.ts';
-import { openEmbedder } from './embeddings/open.ts';
-import { createDispatcher } from './events/dispatcher.ts';
+import { connect, type Database } from './platform/db/connect.ts';
+import { migrateToLatest, pendingMigrations } from './platform/db/migrate.ts';
+import { buildSchema, loadOpenApiDocument } from './app/schema.ts';
+import { familyOf, mountRestCompat, restError } from './app/rest/index.ts';
+import { mountAdminEndpoint } from './app/admin/admin-endpoint.ts';
+import { acquireDataDirLock, type DataDirLock } from './app/admin/data-dir-lock.ts';
+import { startBanner } from './app/banner.ts';
+import { type Config, ConfigError, loadConfig } from './platform/config.ts';
+import { createContextFactory } from './app/context.ts';
+import { openEmbedder } from './platform/embeddings/open.ts';
+import { createDispatcher } from './platform/events/dispatcher.ts';
 import { createExtractor } from './extraction/create-extractor.ts';
-import { newLease } from './extraction-lease.ts';
+import { newLease } from './modules/documents/extraction-lease.ts';
 import { createDocumentReader, type DocumentReader } from './extraction/reader.ts';
-import { enforceDeadlines } from './graphql/deadline.ts';
-import { createOperationGuard } from './graphql/limits.ts';
-import { type BlobStore, createBlobStore } from './storage/index.ts';
-import { mountGraphQL } from './http/graphql.ts';
-import { createHttpServer } from './http/server.ts';
-import { createRateLimiter } from './rate-limit/limiter.ts';
-import { sessionPrincipal } from './provisioning.service.ts';
+import { createOperationGuard } from './platform/graphql/limits.ts';
+import { type BlobStore, createBlobStore } from './platform/storage/index.ts';
+import { mountGraphQL } from './platform/http/graphql.ts';
+import { createHttpServer } from './platform/http/server.ts';
+import { createRateLimiter } from './platform/rate-limit/limiter.ts';
+import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
 import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { mountSsoRoutes } from './web/sso.routes.ts';
 import { mountAppPages } from './web/pages/app-pages.routes.ts';
-import { createServices, type Services } from './services.ts';
-import type { WebhookSettings } from './webhooks.service.ts';
+import { createServices, type Services } from './app/services.ts';
+import type { WebhookSettings } from './modules/webhooks/webhooks.service.ts';
+
+export { buildSchema, loadOpenApiDocument, loadTypeDefs } from './app/schema.ts';
 
 // The only composition root: config → database → services → schema → HTTP (GraphQL, graphql-ws, REST).
-
-const SCHEMA_DIR = new URL('../schema/', import.meta.url);
 
 export interface RunningApp {
   url: string;
@@ -58,22 +54,6 @@ export interface StartOptions {
   webhooks?: Partial<WebhookSettings>;
   /** The clock of rate windows, monthly allowances and date defaults (tests move it). */
   now?: () => Date;
-}
-
-export function loadTypeDefs(): string[] {
-  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.graphql')).sort((a, b) =>
-    a === 'common.graphql' ? -1 : b === 'common.graphql' ? 1 : a.localeCompare(b),
-  );
-  return files.map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8'));
-}
-
-/** The executable schema; every resolver of ours honours the request's execution deadline. */
-export function buildSchema() {
-  return enforceDeadlines(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers }));
-}
-
-export function loadOpenApiDocument(): unknown {
-  return parseYaml(readFileSync(new URL('openapi.yaml', SCHEMA_DIR), 'utf8'));
 }
 
 export async function startApp(options: StartOptions): Promise<RunningApp> {

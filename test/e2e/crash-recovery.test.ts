@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
-import { connect } from '../../db/connect.ts';
+import { connect } from '../../src/platform/db/connect.ts';
 import { invoiceTotals, makeScannedInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { demoApiKey, serverEnv, startServerProcess } from '../helpers/process.ts';
 

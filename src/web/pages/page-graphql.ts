@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from 'graphql';
-import type { Principal } from '../../auth/authenticate.ts';
-import type { CreateContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
-import { deadlineFor } from '../../graphql/deadline.ts';
-import type { OperationGuard } from '../../graphql/limits.ts';
+import type { Principal } from '../../platform/auth/authenticate.ts';
+import type { CreateContext } from '../../app/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { deadlineFor } from '../../platform/graphql/deadline.ts';
+import type { OperationGuard } from '../../platform/graphql/limits.ts';
 
 /** What a page shows instead of its content: 400 (bad input in the URL), 403, 404. */
 export class PageError extends Error {

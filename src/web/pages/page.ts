@@ -1,5 +1,5 @@
-import type { Principal } from '../../auth/authenticate.ts';
-import type { SessionView } from '../../provisioning.service.ts';
+import type { Principal } from '../../platform/auth/authenticate.ts';
+import type { SessionView } from '../../modules/embed/provisioning.service.ts';
 
 /** What a page handler gets: the signed-in user, their scope, the URL's values and a GraphQL runner. */
 export interface PageContext {

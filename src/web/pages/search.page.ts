@@ -2,7 +2,7 @@ import { esc } from '../html.ts';
 import { day, money } from './format.ts';
 import { empty } from './layout.ts';
 import { type PageHandler, param } from './page.ts';
-import type { SearchResult } from '../../search.service.ts';
+import type { SearchResult } from '../../modules/search/search.service.ts';
 
 const QUERY = `query SearchPage($q: String!, $type: SearchResultType) {
   search(query: $q, type: $type, limit: 20) { query totalResults results { type id similarity preview vendorName merchantName total date } }
