@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SearchDocument } from '../../src/modules/search/search-index.queries.ts';
 import { categorizeLineItem } from '../../src/extraction/categories.ts';
-import type { Invoice, LineItem } from '../../src/modules/invoices/invoices.service.ts';
+import type { Invoice, LineItem } from '../../src/modules/invoices/invoice.ts';
 import { searchDocumentOfInvoice } from '../../src/modules/search/search-documents.ts';
 
 const TRADES = {

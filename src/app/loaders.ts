@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from './context.ts';
 import type { InventoryItem } from '../modules/inventory/inventory.service.ts';
-import type { Invoice, LineItem } from '../modules/invoices/invoices.service.ts';
+import type { Invoice, LineItem } from '../modules/invoices/invoice.ts';
 import type { Receipt } from '../modules/receipts/receipts.service.ts';
-import type { Employee, Shift } from '../modules/scheduling/scheduling.service.ts';
+import type { Employee, Shift } from '../modules/scheduling/scheduling.model.ts';
 import type { StoreRow, TenantRow, UserRow } from '../modules/tenants/tenants.service.ts';
 import type { Vendor } from '../modules/vendors/vendors.service.ts';
 

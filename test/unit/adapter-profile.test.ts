@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { applyProfile, compileSpec, formatDate, formatNumber } from '../../src/modules/adapter/profile.ts';
-import { canonicalRequest } from '../../src/modules/adapter/adapter.service.ts';
+import { canonicalRequest } from '../../src/modules/adapter/adapter-request.ts';
 import { parseSource } from '../../src/modules/adapter/sources.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { InvalidInput } from '../../src/platform/errors.ts';

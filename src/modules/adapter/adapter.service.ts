@@ -1,8 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   type AdapterProfileRow,
-  type AdapterRequestRow,
   claimRequest,
   completeRequest,
   deleteProfile,
@@ -19,11 +18,13 @@ import type { DB } from '../../platform/db/types.ts';
 import { applyProfile, type CompiledProfile, compileSpec } from './profile.ts';
 import { createSourceFetcher, parseSource, type Source, type SourceSettings } from './sources.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
-import { AppError, Conflict, type ErrorCode, InvalidInput, NotFound, translateDbError, Upstream } from '../../platform/errors.ts';
+import { AppError, Conflict, InvalidInput, NotFound, translateDbError, Upstream } from '../../platform/errors.ts';
 import { type DocumentExtractor, ExtractionServiceError } from '../../extraction/extractor.ts';
 import { sniffFileType } from '../../extraction/sniff.ts';
-import { type ExtractedLineItem, type ExtractedReceiptFields, type FileType, UnreadableDocumentError, UnsupportedFileError } from '../../extraction/types.ts';
-import { asStored, type Categorize } from '../invoices/invoices.service.ts';
+import { type FileType, UnreadableDocumentError, UnsupportedFileError } from '../../extraction/types.ts';
+import type { Categorize } from '../invoices/invoice.ts';
+import { invoiceDocument, receiptDocument } from './adapter-document.ts';
+import { canonicalRequest, mismatch, replayedError } from './adapter-request.ts';
 import type { TaxCategorize } from '../receipts/receipts.service.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 import type { UsageService } from '../usage/usage.service.ts';
@@ -81,8 +82,6 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const MAX_SPEC_CHARS = 64 * 1024;
 const MAX_CORRELATION_ID = 255;
 const DEFAULT_IDEMPOTENCY: IdempotencySettings = { ttlSeconds: 24 * 3600, staleSeconds: 15 * 60, waitMs: 120_000, pollMs: 100 };
-/** Codes a failed attempt is reported with to the requests that waited for it (anything else: a masked 500). */
-const REPLAYABLE: ReadonlySet<ErrorCode> = new Set(['BAD_USER_INPUT', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UPSTREAM', 'FORBIDDEN', 'CONFLICT']);
 
 export function createAdapterService(
   db: Kysely<DB>,
@@ -144,24 +143,7 @@ export function createAdapterService(
       const documents = await Promise.all(
         invoices.map(async (inv) => {
           const categories = await deps.categorize(inv.lineItems, { vendorName: inv.vendorName });
-          const lineItems = lines(inv.lineItems, categories);
-          return {
-            documentType: 'invoice',
-            pageCount,
-            vendorName: inv.vendorName,
-            invoiceNumber: inv.invoiceNumber,
-            invoiceDate: inv.invoiceDate,
-            dueDate: inv.dueDate,
-            subtotal: inv.subtotal,
-            tax: inv.tax,
-            total: inv.total,
-            currency: inv.currency,
-            extractionConfidence: round2(inv.confidence),
-            fieldConfidences: inv.fieldConfidences,
-            source: inv.source,
-            lineItems,
-            costCategories: [...new Set(lineItems.map((l) => l.costCategory))],
-          } as Record<string, unknown>;
+          return invoiceDocument(inv, pageCount, categories);
         }),
       );
       return { pageCount, documents };
@@ -267,36 +249,6 @@ export function createAdapterService(
 }
 export type AdapterService = ReturnType<typeof createAdapterService>;
 
-const round2 = (v: number | null | undefined) => (v == null ? null : Math.round(v * 100) / 100);
-
-function lines(items: readonly ExtractedLineItem[], categories: readonly string[]) {
-  return items.map((item, i) => {
-    const l = asStored(item, categories[i] ?? 'other_expense');
-    return { description: l.description, sku: l.sku, quantity: l.quantity, unit: l.unit, unitPrice: l.unitPrice, total: l.total, costCategory: l.costCategory };
-  });
-}
-
-function receiptDocument(r: ExtractedReceiptFields, pageCount: number, categories: readonly string[], taxCategory: string): Record<string, unknown> {
-  const lineItems = lines(r.lineItems, categories);
-  return {
-    documentType: 'receipt',
-    pageCount,
-    merchantName: r.merchantName,
-    receiptDate: r.receiptDate,
-    subtotal: r.subtotal,
-    tax: r.tax,
-    tip: r.tip,
-    total: r.total,
-    currency: r.currency,
-    taxCategory,
-    paymentMethod: r.paymentMethod,
-    extractionConfidence: round2(r.confidence),
-    fieldConfidences: r.fieldConfidences,
-    lineItems,
-    costCategories: [...new Set(lineItems.map((l) => l.costCategory))],
-  };
-}
-
 function checkProfileName(name: string): string {
   if (typeof name !== 'string' || !PROFILE_NAME.test(name)) {
     throw InvalidInput.field('name', 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit');
@@ -307,38 +259,4 @@ function checkProfileName(name: string): string {
 
 function toProfile(row: AdapterProfileRow): ShapeProfile {
   return { name: row.name, isDefault: row.isDefault, spec: JSON.parse(row.spec) as Record<string, unknown>, createdAt: row.createdAt, updatedAt: row.updatedAt };
-}
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** The request as the contract names its fields; the hash of it identifies "the same request". */
-export function canonicalRequest(input: AdapterExtractInput): { hash: string; fields: Record<string, string> } {
-  const values: Record<string, unknown> = {
-    source_url: input.sourceUrl ?? null,
-    source_uri: input.sourceUri ?? null,
-    document_type: input.documentType ?? 'invoice',
-    profile: input.profile ?? null,
-    tenant_id: input.tenantId ?? null,
-  };
-  const fields = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, sha256(JSON.stringify(v)).slice(0, 16)]));
-  return { hash: sha256(JSON.stringify(values)), fields };
-}
-
-function mismatch(correlationId: string, row: AdapterRequestRow, fields: Record<string, string>): Conflict {
-  let before: Record<string, string> = {};
-  try {
-    before = JSON.parse(row.requestFields) as Record<string, string>;
-  } catch {
-    // an unreadable row names no fields
-  }
-  const differing = Object.keys(fields).filter((k) => before[k] !== undefined && before[k] !== fields[k]);
-  const which = differing.length ? ` (different ${differing.join(', ')})` : '';
-  return new Conflict(`correlation_id "${correlationId}" was already used for a different request${which} in the last 24 hours`);
-}
-
-/** The error of the attempt a request waited for. */
-function replayedError(row: AdapterRequestRow): Error {
-  const code = row.errorCode as ErrorCode | null;
-  if (code && REPLAYABLE.has(code)) return new AppError(code, row.errorMessage ?? 'the request failed');
-  return new Error(`the first request with this correlation_id failed: ${row.errorMessage ?? 'internal error'}`);
 }

@@ -10,7 +10,7 @@ import type { InvoiceRow } from '../invoices/invoices.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import type { ExtractionLease, LeaseKeeper } from './extraction-lease.ts';
 import type { InvoiceExtraction, Recorded } from './invoice-extraction.ts';
-import { toInvoice } from '../invoices/invoices.service.ts';
+import { toInvoice } from '../invoices/invoice.ts';
 import { BlobNotFoundError, type BlobStore } from '../../platform/storage/index.ts';
 
 /**

@@ -14,7 +14,7 @@ import type { DB, PackSize } from '../../platform/db/types.ts';
 import { Conflict, InvalidInput, NotFound, translateDbError } from '../../platform/errors.ts';
 import { COST_CATEGORIES } from '../../extraction/categories.ts';
 import { conversionFactor, normalizeUnit, validatePackSizes } from './units.ts';
-import { num } from '../invoices/invoices.service.ts';
+import { num } from '../invoices/invoice.ts';
 import { optionalText } from '../../platform/lib/text.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 

@@ -2,7 +2,7 @@ import { requireAccess, scopedStore, visibleStore } from '../../platform/auth/ac
 import type { RequestContext } from '../../app/context.ts';
 import { NotFound } from '../../platform/errors.ts';
 import type { UploadedFile } from '../../platform/http/multipart.ts';
-import type { Invoice, InvoiceListArgs, LineItem } from './invoices.service.ts';
+import type { Invoice, InvoiceListArgs, LineItem } from './invoice.ts';
 import { loaders } from '../../app/loaders.ts';
 
 type InvoiceParent = Invoice & { lineItems?: LineItem[] };

@@ -13,7 +13,8 @@ import { appendEvent } from '../../platform/events/outbox.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
 import type { ExtractedReceiptFields, PaymentMethod, PaymentMethodType } from '../../extraction/types.ts';
-import { asStored, type Categorize, type LineItem, type NewDocument, notesInOrder, num, toLineItem } from '../invoices/invoices.service.ts';
+import { notesInOrder } from '../invoices/invoices.service.ts';
+import { asStored, type Categorize, type LineItem, type NewDocument, num, toLineItem } from '../invoices/invoice.ts';
 import { type Connection, pageRequest, toConnection } from '../../platform/lib/pagination.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 

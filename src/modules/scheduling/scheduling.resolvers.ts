@@ -3,7 +3,7 @@ import type { RequestContext } from '../../app/context.ts';
 import type { ScheduleStatus, TimeOffStatus } from '../../platform/db/types.ts';
 import { InvalidInput, NotFound } from '../../platform/errors.ts';
 import type { UploadedFile } from '../../platform/http/multipart.ts';
-import type { EmployeeInput, Schedule, Shift, ShiftInput, TimePunch } from './scheduling.service.ts';
+import type { EmployeeInput, Schedule, Shift, ShiftInput, TimePunch } from './scheduling.model.ts';
 import { loaders } from '../../app/loaders.ts';
 import { tenantFor, tenantsFor } from '../tenants/tenant-access.ts';
 

@@ -1,74 +1,46 @@
 import type { Kysely } from 'kysely';
 import {
-  closeOpenPunch,
-  decideTimeOff,
   deleteShift,
   type EmployeeRow,
   findEmployees,
-  findOpenPunch,
   findSchedules,
   findShift,
-  findTimeOff,
   insertEmployee,
-  insertPunch,
   insertSchedule,
   insertShift,
-  insertTimeOff,
   listEmployees,
   listSchedules,
-  listTimeOff,
   moveSchedule,
-  overlappingPunch,
   overlappingShift,
   type ScheduleRow,
-  type ShiftRow,
   shiftsOfSchedules,
-  type TimeOffRow,
-  type TimePunchRow,
   updateEmployee,
   updateShift,
   upsertDailySales,
 } from './scheduling.queries.ts';
-import type { DB, ScheduleStatus, TimeOffStatus } from '../../platform/db/types.ts';
+import type { DB, ScheduleStatus } from '../../platform/db/types.ts';
 import { Conflict, InvalidInput, NotFound, translateDbError } from '../../platform/errors.ts';
 import { optionalText } from '../../platform/lib/text.ts';
 import { buildLaborReport, type LaborReport, reportRange } from './labor-report.ts';
 import { parsePosSalesCsv } from './pos-sales-csv.ts';
+import { createTimeClock } from './time-clock.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 import { addDays, dayOfWeek, localDate } from '../../platform/lib/timezone.ts';
 
-export type Employee = Omit<EmployeeRow, 'hourlyRate'> & { hourlyRate: number };
-export type Schedule = ScheduleRow & { weekEnd: string };
-export type Shift = ShiftRow;
-export type TimeOffRequest = TimeOffRow;
-export type TimePunch = TimePunchRow;
-
-export interface EmployeeInput {
-  storeId?: string;
-  name?: string;
-  email?: string | null;
-  position?: string | null;
-  hourlyRate?: number;
-  active?: boolean | null;
-}
-
-export interface ShiftInput {
-  employeeId?: string;
-  startsAt?: Date;
-  endsAt?: Date;
-  breakMinutes?: number | null;
-  position?: string | null;
-  notes?: string | null;
-}
-
-/** Contract limits: the schedule list is the latest 100, the time-off list the latest 200. */
-export const SCHEDULE_LIST_LIMIT = 100;
-export const TIME_OFF_LIST_LIMIT = 200;
-const MAX_NAME = 200;
-const MAX_TEXT = 2000;
-const MAX_RATE = 10_000;
-const MAX_SHIFT_HOURS = 24;
-const FUTURE_SKEW_MS = 5 * 60_000;
+import {
+  employeeFields,
+  type Employee,
+  type EmployeeInput,
+  MAX_NAME,
+  SCHEDULE_LIST_LIMIT,
+  MAX_SHIFT_HOURS,
+  MAX_TEXT,
+  type Schedule,
+  type Shift,
+  type ShiftInput,
+  toEmployee,
+  toSchedule,
+} from './scheduling.model.ts';
 
 export function createSchedulingService(db: Kysely<DB>, deps: { tenants: TenantsService; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
@@ -78,6 +50,8 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
     if (!row) throw new NotFound(field === 'employeeId' ? 'employee' : field);
     return row;
   }
+
+  const timeClock = createTimeClock(db, { tenants: deps.tenants, now, employeeOf });
 
   async function scheduleOf(tenantIds: readonly string[], id: string): Promise<ScheduleRow> {
     const [row] = await findSchedules(db, tenantIds, [id]);
@@ -227,78 +201,7 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
       return true;
     },
 
-    // ── time off ──
-    async timeOffRequests(tenantId: string, filter: { status?: TimeOffStatus | null; employeeId?: string | null }): Promise<TimeOffRequest[]> {
-      if (filter.employeeId) await employeeOf([tenantId], filter.employeeId);
-      return listTimeOff(db, tenantId, filter, TIME_OFF_LIST_LIMIT);
-    },
-
-    /** A request in the pending state; endDate before startDate is 400. */
-    async requestTimeOff(tenantId: string, input: { employeeId: string; startDate: string; endDate: string; reason?: string | null }): Promise<TimeOffRequest> {
-      if (input.endDate < input.startDate) throw InvalidInput.field('endDate', `must not be before startDate (${input.startDate})`);
-      const employee = await employeeOf([tenantId], input.employeeId);
-      if (!employee.active) throw new Conflict(`employee ${employee.name} is inactive`);
-      return insertTimeOff(db, {
-        tenantId,
-        employeeId: employee.id,
-        startDate: input.startDate,
-        endDate: input.endDate,
-        reason: optionalText(input.reason, 'reason', MAX_TEXT),
-      });
-    },
-
-    /** pending → approved | denied; a decided request is 409. */
-    async decideTimeOff(tenantIds: readonly string[], id: string, status: 'approved' | 'denied', decidedBy?: string | null): Promise<TimeOffRequest> {
-      const current = await findTimeOff(db, tenantIds, id);
-      if (!current) throw new NotFound('time-off request');
-      const decided = await decideTimeOff(db, id, status, optionalText(decidedBy, 'decidedBy', MAX_NAME));
-      if (!decided) throw new Conflict(`time-off request is already ${current.status}`);
-      return decided;
-    },
-
-    // ── punches and sales ──
-    /**
-     * A punch at a store (default: the employee's). clockOut omitted: the employee is clocked in now. Punches
-     * of one employee never overlap, last at most 24 hours and are not in the future.
-     */
-    async recordPunch(tenantIds: readonly string[], input: { employeeId: string; storeId?: string | null; clockIn: Date; clockOut?: Date | null }): Promise<TimePunch> {
-      const employee = await employeeOf(tenantIds, input.employeeId);
-      if (!employee.active) throw new Conflict(`employee ${employee.name} is inactive`);
-      const storeId = input.storeId ?? employee.storeId;
-      await deps.tenants.requireStore(employee.tenantId, storeId);
-      const latest = now().getTime() + FUTURE_SKEW_MS;
-      if (input.clockIn.getTime() > latest) throw InvalidInput.field('clockIn', 'must not be in the future');
-      if (input.clockOut) {
-        if (input.clockOut.getTime() > latest) throw InvalidInput.field('clockOut', 'must not be in the future');
-        const hours = (input.clockOut.getTime() - input.clockIn.getTime()) / 3_600_000;
-        if (!(hours > 0)) throw InvalidInput.field('clockOut', 'must be after clockIn');
-        if (hours > MAX_SHIFT_HOURS) throw InvalidInput.field('clockOut', `a punch lasts at most ${MAX_SHIFT_HOURS} hours`);
-      } else if (await findOpenPunch(db, employee.id)) {
-        throw new Conflict(`${employee.name} is already clocked in`);
-      }
-      const clash = await overlappingPunch(db, employee.id, input.clockIn, input.clockOut ?? null);
-      if (clash) throw new Conflict(`${employee.name} already has a punch from ${clash.clockIn.toISOString()}${clash.clockOut ? ` to ${clash.clockOut.toISOString()}` : ' (still clocked in)'}`);
-      try {
-        return await insertPunch(db, { tenantId: employee.tenantId, storeId, employeeId: employee.id, clockIn: input.clockIn, clockOut: input.clockOut ?? null });
-      } catch (err) {
-        throw translateDbError(err, { time_punches__one_open: new Conflict(`${employee.name} is already clocked in`) });
-      }
-    },
-
-    /** Closes the employee's open punch (at `at`, default now). */
-    async clockOut(tenantIds: readonly string[], employeeId: string, at?: Date | null): Promise<TimePunch> {
-      const employee = await employeeOf(tenantIds, employeeId);
-      const when = at ?? now();
-      const open = await findOpenPunch(db, employee.id);
-      if (!open) throw new Conflict(`${employee.name} is not clocked in`);
-      if (when <= open.clockIn) throw InvalidInput.field('at', `must be after the clock-in at ${open.clockIn.toISOString()}`);
-      if (when.getTime() - open.clockIn.getTime() > MAX_SHIFT_HOURS * 3_600_000) {
-        throw InvalidInput.field('at', `a punch lasts at most ${MAX_SHIFT_HOURS} hours; record the punch with an explicit clockOut`);
-      }
-      const closed = await closeOpenPunch(db, tenantIds, employee.id, when);
-      if (!closed) throw new Conflict(`${employee.name} is not clocked in`);
-      return closed;
-    },
+    ...timeClock,
 
     /** Imports a point-of-sale CSV (one row per business day) for a store; a day imported again is replaced. */
     async importPosSales(tenantId: string, storeId: string, csv: string) {
@@ -323,22 +226,3 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
   };
 }
 export type SchedulingService = ReturnType<typeof createSchedulingService>;
-
-function employeeFields(input: EmployeeInput, current: EmployeeRow | undefined) {
-  const name = input.name === undefined ? current?.name : input.name.trim();
-  if (!name || name.length > MAX_NAME) throw InvalidInput.field('name', `must be 1 to ${MAX_NAME} characters`);
-  const hourlyRate = input.hourlyRate ?? (current ? Number(current.hourlyRate) : undefined);
-  if (hourlyRate === undefined || !(Number.isFinite(hourlyRate) && hourlyRate >= 0 && hourlyRate <= MAX_RATE)) {
-    throw InvalidInput.field('hourlyRate', `must be a number from 0 to ${MAX_RATE}`);
-  }
-  return {
-    name,
-    hourlyRate,
-    email: input.email === undefined ? (current?.email ?? null) : optionalText(input.email, 'email', 320)?.toLowerCase() ?? null,
-    position: input.position === undefined ? (current?.position ?? null) : optionalText(input.position, 'position', MAX_NAME),
-    active: input.active ?? current?.active ?? true,
-  };
-}
-
-const toEmployee = (r: EmployeeRow): Employee => ({ ...r, hourlyRate: Number(r.hourlyRate) });
-const toSchedule = (r: ScheduleRow): Schedule => ({ ...r, weekEnd: addDays(r.weekStart, 6) });

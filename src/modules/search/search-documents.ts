@@ -1,5 +1,5 @@
 import type { SearchDocument } from './search-index.queries.ts';
-import type { Invoice, LineItem } from '../invoices/invoices.service.ts';
+import type { Invoice, LineItem } from '../invoices/invoice.ts';
 import type { Receipt } from '../receipts/receipts.service.ts';
 import type { Vendor } from '../vendors/vendors.service.ts';
 
