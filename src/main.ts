@@ -9,21 +9,18 @@ import { acquireDataDirLock, type DataDirLock } from './app/admin/data-dir-lock.
 import { startBanner } from './app/banner.ts';
 import { type Config, ConfigError, loadConfig } from './platform/config.ts';
 import { createContextFactory } from './app/context.ts';
-import { openEmbedder } from './platform/embeddings/open.ts';
 import { createDispatcher } from './platform/events/dispatcher.ts';
-import { createExtractor } from './extraction/create-extractor.ts';
-import { newLease } from './modules/documents/extraction-lease.ts';
 import { createDocumentReader, type DocumentReader } from './extraction/reader.ts';
 import { createOperationGuard } from './platform/graphql/limits.ts';
-import { type BlobStore, createBlobStore } from './platform/storage/index.ts';
+import type { BlobStore } from './platform/storage/index.ts';
 import { mountGraphQL } from './platform/http/graphql.ts';
 import { createHttpServer } from './platform/http/server.ts';
-import { createRateLimiter } from './platform/rate-limit/limiter.ts';
 import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
 import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { mountSsoRoutes } from './web/sso.routes.ts';
 import { mountAppPages } from './web/pages/app-pages.routes.ts';
-import { createServices, type Services } from './app/services.ts';
+import { compose } from './app/compose.ts';
+import type { Services } from './app/services.ts';
 import type { WebhookSettings } from './modules/webhooks/webhooks.service.ts';
 
 export { buildSchema, loadOpenApiDocument, loadTypeDefs } from './app/schema.ts';
@@ -87,32 +84,22 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       respondError: (url, err, log) => restError(familyOf(url) ?? 'v1', err, log),
     });
     onFailure.push(() => app.close());
-    const embedder = await openEmbedder(config, app.log);
     // Reading workers are spawned on first use (one per core at most) and stopped on close.
     reader = createDocumentReader({
       limits: config.readLimits,
       ocr: config.ocr,
       onOcrStatus: (s) => (s.fallbackReason ? app.log.warn({ ocr: s }, s.fallbackReason) : app.log.info({ ocr: s }, `OCR engine: ${s.engine}`)),
     });
-    onFailure.push(() => reader.close());
-    // The extraction provider (EXTRACTOR): the local engine over the reader, or Document AI (client built on first use).
-    const extractor = createExtractor(config.extractor, { reader });
-    onFailure.push(() => extractor.close());
-    const blobs = createBlobStore(config);
-    const webhooks: WebhookSettings = {
-      retryScheduleMs: config.webhookRetryScheduleMs,
-      allowLoopback: config.outboundAllowLoopback,
-      ...options.webhooks,
-    };
-    const rateLimiter = createRateLimiter({ store: config.rateLimitStore, pool: database.pool, now: options.now });
-    // The adapter fetches partner documents under the same outbound rules as webhooks (SSRF guard, loopback flag).
-    const adapterSources = { allowLoopback: webhooks.allowLoopback, ca: webhooks.ca, resolve: webhooks.resolve, ...config.objectSources };
+    const opened = reader;
+    onFailure.push(() => opened.close());
     // Links handed out (setup, embed sign-in) use PUBLIC_URL, or the real port once listening when it is the default.
     let publicUrl = config.publicUrl;
-    const lease = newLease(config.extractionLeaseMs);
-    const services = createServices(db, {
-      reader, extractor, blobs, embedder, log: app.log, webhooks, rateLimiter, now: options.now, adapterSources, publicUrl: () => publicUrl, lease,
+    const composed = await compose({
+      config, database, log: app.log, embedder: 'open', reader, webhooks: options.webhooks, now: options.now, publicUrl: () => publicUrl,
     });
+    onFailure.pop(); // the reader is closed with the rest now
+    onFailure.push(() => composed.close());
+    const { services, blobs, lease } = composed;
     const index = await services.search.prepare();
     if (index.dropped || index.stale) {
       app.log.warn(index, 'search index rows from another embedder: run `npm run admin -- reindex`');
@@ -190,9 +177,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
           services.keeper.stop();
           await dispatcher.stop();
           await webhookDelivery.stop();
-          await extractor.close();
-          await services.adapter.close();
-          await reader.close();
+          await composed.close();
           if (!options.database) await owned.close();
           lock?.release();
         })()),

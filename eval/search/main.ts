@@ -38,15 +38,14 @@ import { connect, createPglite, type Database } from '../../src/platform/db/conn
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import type { Principal } from '../../src/platform/auth/authenticate.ts';
 import { ConfigError, loadConfig } from '../../src/platform/config.ts';
-import type { Embedder } from '../../src/platform/embeddings/embedder.ts';
-import { openEmbedder } from '../../src/platform/embeddings/open.ts';
-import { createDocumentReader, type DocumentReader } from '../../src/extraction/reader.ts';
+import { createDocumentReader } from '../../src/extraction/reader.ts';
 import type { DocumentKind } from '../../src/extraction/types.ts';
-import { UploadedFile } from '../../src/platform/http/multipart.ts';
+import { UploadedFile } from '../../src/platform/lib/uploaded-file.ts';
 import { createCachedPagesReader } from './cached-reader.ts';
 import { meanOf, percentile, type QueryScore, type ResultTarget, scoreQuery } from './metrics.ts';
 import { syntheticInvoiceDocuments } from './synthetic.ts';
-import { createServices, type Services } from '../../src/app/services.ts';
+import { compose, type Composed } from '../../src/app/compose.ts';
+import type { Services } from '../../src/app/services.ts';
 import { createLocalBlobStore } from '../../src/platform/storage/local-blob-store.ts';
 
 const DEFAULT_QUERIES = fileURLToPath(new URL('../dev-search-queries.json', import.meta.url));
@@ -120,8 +119,9 @@ const progress = (line: string) => process.stderr.write(`${line}\n`);
 const describe = (obj: object) =>
   JSON.stringify(obj, (_k, v: unknown) => (v instanceof Error ? `${v.name}: ${v.message}` : v));
 const log = {
-  info: (obj: object, msg: string) => progress(`${msg} ${describe(obj)}`),
-  warn: (obj: object, msg: string) => progress(`WARN ${msg} ${describe(obj)}`),
+  info: (obj: object, msg?: string) => progress(`${msg} ${describe(obj)}`),
+  warn: (obj: object, msg?: string) => progress(`WARN ${msg} ${describe(obj)}`),
+  error: (obj: object, msg?: string) => progress(`ERROR ${msg} ${describe(obj)}`),
 };
 
 /** Uploads every manifest entry through the real upload path; returns record id → file, plus failures. */
@@ -274,16 +274,13 @@ async function main(argv: string[]): Promise<void> {
 
   const database = await connect({ pglite: await createPglite(), ownsPglite: true });
   const blobDir = await mkdtemp(path.join(tmpdir(), 'search-eval-blobs-'));
-  let reader: DocumentReader | undefined;
-  let embedder: Embedder | undefined;
+  let composed: Composed | undefined;
   try {
     await migrateToLatest(database.db);
-    const opened = await openEmbedder(config, log);
-    embedder = opened;
-    reader = args.pages
-      ? await createCachedPagesReader(args.dir, args.pages, manifest.map((e) => e.file))
-      : createDocumentReader();
-    const services = createServices(database.db, { reader, blobs: createLocalBlobStore(blobDir), embedder: opened, log });
+    const reader = args.pages ? await createCachedPagesReader(args.dir, args.pages, manifest.map((e) => e.file)) : createDocumentReader();
+    // The same composition root as the server, on a fresh in-memory database and a temporary blob directory.
+    composed = await compose({ config, database, log, embedder: 'open', reader, blobs: createLocalBlobStore(blobDir) });
+    const { services, embedder: opened } = composed;
     await services.search.prepare();
     const partner = await services.partners.createPartner({ name: 'Search evaluation', tier: 'embed' });
     const principal = await services.authenticate(partner.apiKey);
@@ -350,8 +347,8 @@ async function main(argv: string[]): Promise<void> {
     }
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
-    await reader?.close();
-    await embedder?.close?.();
+    await composed?.close();
+    await composed?.embedder.close?.();
     await database.close();
     await rm(blobDir, { recursive: true, force: true });
   }

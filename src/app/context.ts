@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../platform/log.ts';
 import type { Principal } from '../platform/auth/authenticate.ts';
 import type { WithDeadline } from '../platform/graphql/deadline.ts';
 import type { RateDecision } from '../platform/rate-limit/limiter.ts';
@@ -13,7 +13,7 @@ export interface RequestContext extends WithDeadline {
   principal: Principal;
   services: Services;
   requestId: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** The rate-limit decision of this request (GraphQL reports it in the response's extensions). */
   rateLimit?: RateDecision;
   /** How the request came in: a REST family, or GraphQL (usage is metered per channel). */
@@ -21,7 +21,7 @@ export interface RequestContext extends WithDeadline {
 }
 
 export function createContextFactory(services: Services) {
-  return (principal: Principal, requestId: string, log: FastifyBaseLogger): RequestContext => ({
+  return (principal: Principal, requestId: string, log: Logger): RequestContext => ({
     principal,
     services,
     requestId,

@@ -134,9 +134,10 @@ export async function findRequest(
 }
 
 /** Removes a row that may be replaced (failed, expired or abandoned), so the id can be claimed again. */
-export async function releaseRequest(db: Kysely<DB>, id: string, windows: RequestWindows): Promise<boolean> {
+export async function releaseRequest(db: Kysely<DB>, partnerId: string, id: string, windows: RequestWindows): Promise<boolean> {
   const res = await db
     .deleteFrom('adapterRequests')
+    .where('partnerId', '=', partnerId)
     .where('id', '=', id)
     .where((eb) =>
       eb.or([
@@ -149,19 +150,21 @@ export async function releaseRequest(db: Kysely<DB>, id: string, windows: Reques
   return res.numDeletedRows > 0n;
 }
 
-export async function completeRequest(db: Kysely<DB>, id: string, response: string): Promise<void> {
+export async function completeRequest(db: Kysely<DB>, partnerId: string, id: string, response: string): Promise<void> {
   await db
     .updateTable('adapterRequests')
     .set({ status: 'done', response, updatedAt: sql`now()` })
+    .where('partnerId', '=', partnerId)
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();
 }
 
-export async function failRequest(db: Kysely<DB>, id: string, error: { code: string; message: string }): Promise<void> {
+export async function failRequest(db: Kysely<DB>, partnerId: string, id: string, error: { code: string; message: string }): Promise<void> {
   await db
     .updateTable('adapterRequests')
     .set({ status: 'failed', errorCode: error.code, errorMessage: error.message.slice(0, 2000), updatedAt: sql`now()` })
+    .where('partnerId', '=', partnerId)
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();

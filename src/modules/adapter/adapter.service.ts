@@ -173,11 +173,11 @@ export function createAdapterService(
     let waitingOn: string | undefined;
     for (;;) {
       const claimed = await claimRequest(db, { partnerId, correlationId, requestHash: request.hash, requestFields: JSON.stringify(request.fields) });
-      if (claimed) return { stored: await runClaimed(claimed.id, work), cacheHit: false };
+      if (claimed) return { stored: await runClaimed(partnerId, claimed.id, work), cacheHit: false };
       const row = await findRequest(db, partnerId, correlationId, windows);
       if (!row) continue; // released meanwhile: claim again
       if (row.expired || row.abandoned || (row.status === 'failed' && row.id !== waitingOn)) {
-        await releaseRequest(db, row.id, windows);
+        await releaseRequest(db, partnerId, row.id, windows);
         continue;
       }
       if (row.requestHash !== request.hash) throw mismatch(correlationId, row, request.fields);
@@ -189,16 +189,16 @@ export function createAdapterService(
     }
   }
 
-  async function runClaimed(id: string, work: (documentId: string) => Promise<StoredResult>): Promise<StoredResult> {
+  async function runClaimed(partnerId: string, id: string, work: (documentId: string) => Promise<StoredResult>): Promise<StoredResult> {
     let stored: StoredResult;
     try {
       stored = await work(id);
     } catch (err) {
       const failure = err instanceof AppError ? { code: err.code, message: err.message } : { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' };
-      await failRequest(db, id, failure).catch((e) => deps.log.warn({ err: e }, 'could not mark an adapter request failed'));
+      await failRequest(db, partnerId, id, failure).catch((e) => deps.log.warn({ err: e }, 'could not mark an adapter request failed'));
       throw err;
     }
-    await completeRequest(db, id, JSON.stringify(stored));
+    await completeRequest(db, partnerId, id, JSON.stringify(stored));
     return stored;
   }
 

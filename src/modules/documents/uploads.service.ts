@@ -4,7 +4,7 @@ import { InvalidInput, Upstream } from '../../platform/errors.ts';
 import { type DocumentExtractor, ExtractionServiceError, MIME_TYPES as MIME } from '../../extraction/extractor.ts';
 import { type DocumentKind, type FileType, UnreadableDocumentError, UnsupportedFileError } from '../../extraction/types.ts';
 import { sniffFileType } from '../../extraction/sniff.ts';
-import type { UploadedFile } from '../../platform/http/multipart.ts';
+import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
 import { isUuid } from '../../platform/lib/ids.ts';
 import { indexQuietly, type InvoiceExtraction, meterQuietly } from './invoice-extraction.ts';
 import type { InvoicesService } from '../invoices/invoices.service.ts';

@@ -27,12 +27,14 @@ export async function insertItem(db: Kysely<DB>, item: Insertable<InventoryItems
 
 export async function updateItem(
   db: Kysely<DB>,
+  tenantId: string,
   id: string,
   patch: Updateable<InventoryItemsTable>,
 ): Promise<InventoryItemRow> {
   return db
     .updateTable('inventoryItems')
     .set({ ...patch, updatedAt: sql`now()` })
+    .where('tenantId', '=', tenantId)
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

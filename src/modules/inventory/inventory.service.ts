@@ -124,7 +124,7 @@ export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsS
       const fields = itemFields(input, current);
       try {
         return toItem(
-          await updateItem(db, id, {
+          await updateItem(db, current.tenantId, id, {
             ...fields,
             ...(input.storeId !== undefined ? { storeId: input.storeId } : {}),
             packSizes: JSON.stringify(fields.packSizes),

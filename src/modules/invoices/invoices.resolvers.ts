@@ -1,7 +1,7 @@
 import { requireAccess, scopedStore, visibleStore } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { NotFound } from '../../platform/errors.ts';
-import type { UploadedFile } from '../../platform/http/multipart.ts';
+import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
 import type { Invoice, InvoiceListArgs, LineItem } from './invoice.ts';
 import { loaders } from '../../app/loaders.ts';
 

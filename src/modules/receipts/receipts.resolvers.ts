@@ -1,7 +1,7 @@
 import { requireAccess } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { NotFound } from '../../platform/errors.ts';
-import type { UploadedFile } from '../../platform/http/multipart.ts';
+import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
 import type { LineItem } from '../invoices/invoice.ts';
 import type { Receipt, ReceiptListArgs, UseType } from './receipts.service.ts';
 import { loaders } from '../../app/loaders.ts';

@@ -3,6 +3,9 @@ import { optionalText } from '../../platform/lib/text.ts';
 import { addDays } from '../../platform/lib/timezone.ts';
 import type { EmployeeRow, ScheduleRow, ShiftRow, TimeOffRow, TimePunchRow } from './scheduling.queries.ts';
 
+/** The states a schedule and a time-off request move through (the columns' types, named for the domain). */
+export type { ScheduleStatus, TimeOffStatus } from '../../platform/db/types.ts';
+
 // Employees, schedules, shifts, time off and punches as the domain sees them; limits and row mappings.
 
 export type Employee = Omit<EmployeeRow, 'hourlyRate'> & { hourlyRate: number };

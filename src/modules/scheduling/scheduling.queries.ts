@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type {
   DB,
   EmployeesTable,
@@ -38,8 +38,8 @@ export async function insertEmployee(db: Kysely<DB>, row: Insertable<EmployeesTa
   return db.insertInto('employees').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateEmployee(db: Kysely<DB>, id: string, patch: Updateable<EmployeesTable>): Promise<EmployeeRow> {
-  return db.updateTable('employees').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export async function updateEmployee(db: Kysely<DB>, tenantId: string, id: string, patch: Updateable<EmployeesTable>): Promise<EmployeeRow> {
+  return db.updateTable('employees').set(patch).where('tenantId', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
 // ── schedules and shifts ──
@@ -68,6 +68,7 @@ export async function insertSchedule(db: Kysely<DB>, row: Insertable<SchedulesTa
 /** Moves a schedule to `to` if it is in one of `from`; undefined when it was not. */
 export async function moveSchedule(
   db: Kysely<DB>,
+  tenantId: string,
   id: string,
   from: readonly ScheduleStatus[],
   to: ScheduleStatus,
@@ -75,6 +76,7 @@ export async function moveSchedule(
   return db
     .updateTable('schedules')
     .set({ status: to, ...(to === 'published' ? { publishedAt: sql`now()` } : {}) })
+    .where('tenantId', '=', tenantId)
     .where('id', '=', id)
     .where('status', 'in', from)
     .returningAll()
@@ -101,12 +103,15 @@ export async function insertShift(db: Kysely<DB>, row: Insertable<ShiftsTable>):
   return db.insertInto('shifts').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateShift(db: Kysely<DB>, id: string, patch: Updateable<ShiftsTable>): Promise<ShiftRow> {
-  return db.updateTable('shifts').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+/** Shifts carry no tenant column: they are the tenant's through their schedule. */
+const schedulesOf = (tenantId: string) => (eb: ExpressionBuilder<DB, 'shifts'>) => eb.selectFrom('schedules').select('schedules.id').where('schedules.tenantId', '=', tenantId);
+
+export async function updateShift(db: Kysely<DB>, tenantId: string, id: string, patch: Updateable<ShiftsTable>): Promise<ShiftRow> {
+  return db.updateTable('shifts').set(patch).where('scheduleId', 'in', schedulesOf(tenantId)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function deleteShift(db: Kysely<DB>, id: string): Promise<void> {
-  await db.deleteFrom('shifts').where('id', '=', id).execute();
+export async function deleteShift(db: Kysely<DB>, tenantId: string, id: string): Promise<void> {
+  await db.deleteFrom('shifts').where('scheduleId', 'in', schedulesOf(tenantId)).where('id', '=', id).execute();
 }
 
 /** Another shift of the employee overlapping [start, end), if any. */
@@ -153,6 +158,7 @@ export async function findTimeOff(db: Kysely<DB>, tenantIds: readonly string[], 
 /** Decides a pending request; undefined when it was no longer pending. */
 export async function decideTimeOff(
   db: Kysely<DB>,
+  tenantId: string,
   id: string,
   status: Exclude<TimeOffStatus, 'pending'>,
   decidedBy: string | null,
@@ -160,6 +166,7 @@ export async function decideTimeOff(
   return db
     .updateTable('timeOffRequests')
     .set({ status, decidedBy, decidedAt: sql`now()` })
+    .where('tenantId', '=', tenantId)
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .returningAll()

@@ -1,9 +1,8 @@
 import { type AccessRule, scopedStore, visibleStore } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
-import type { ScheduleStatus, TimeOffStatus } from '../../platform/db/types.ts';
 import { InvalidInput, NotFound } from '../../platform/errors.ts';
-import type { UploadedFile } from '../../platform/http/multipart.ts';
-import type { EmployeeInput, Schedule, Shift, ShiftInput, TimePunch } from './scheduling.model.ts';
+import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
+import type { EmployeeInput, Schedule, ScheduleStatus, Shift, ShiftInput, TimeOffStatus, TimePunch } from './scheduling.model.ts';
 import { loaders } from '../../app/loaders.ts';
 import { tenantFor, tenantsFor } from '../tenants/tenant-access.ts';
 

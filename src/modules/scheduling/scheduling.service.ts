@@ -116,7 +116,7 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
       if (input.storeId) await deps.tenants.requireStore(current.tenantId, input.storeId);
       const fields = employeeFields(input, current);
       try {
-        return toEmployee(await updateEmployee(db, id, { ...fields, ...(input.storeId ? { storeId: input.storeId } : {}) }));
+        return toEmployee(await updateEmployee(db, current.tenantId, id, { ...fields, ...(input.storeId ? { storeId: input.storeId } : {}) }));
       } catch (err) {
         throw translateDbError(err, { employees__tenant_id_email: new Conflict(`an employee with email ${fields.email} already exists`) });
       }
@@ -155,7 +155,7 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
     async moveSchedule(tenantIds: readonly string[], id: string, to: 'published' | 'archived'): Promise<Schedule> {
       const from: ScheduleStatus[] = to === 'published' ? ['draft'] : ['draft', 'published'];
       const current = await scheduleOf(tenantIds, id);
-      const moved = await moveSchedule(db, current.id, from, to);
+      const moved = await moveSchedule(db, current.tenantId, current.id, from, to);
       if (!moved) throw new Conflict(`schedule is ${current.status === to ? 'already ' : ''}${current.status}; it cannot become ${to}`);
       return toSchedule(moved);
     },
@@ -183,8 +183,9 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
         endsAt: input.endsAt ?? current.endsAt,
         breakMinutes: input.breakMinutes ?? current.breakMinutes,
       };
-      const breakMinutes = await checkShift(await scheduleOf(tenantIds, current.scheduleId), merged, id);
-      return updateShift(db, id, {
+      const schedule = await scheduleOf(tenantIds, current.scheduleId);
+      const breakMinutes = await checkShift(schedule, merged, id);
+      return updateShift(db, schedule.tenantId, id, {
         ...merged,
         breakMinutes,
         ...(input.position !== undefined ? { position: optionalText(input.position, 'position', MAX_NAME) } : {}),
@@ -197,7 +198,7 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
       if (!current) throw new NotFound('shift');
       const schedule = await scheduleOf(tenantIds, current.scheduleId);
       if (schedule.status === 'archived') throw new Conflict('schedule is archived; its shifts can no longer change');
-      await deleteShift(db, id);
+      await deleteShift(db, schedule.tenantId, id);
       return true;
     },
 

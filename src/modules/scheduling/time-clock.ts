@@ -47,7 +47,7 @@ export function createTimeClock(
     async decideTimeOff(tenantIds: readonly string[], id: string, status: 'approved' | 'denied', decidedBy?: string | null): Promise<TimeOffRequest> {
       const current = await findTimeOff(db, tenantIds, id);
       if (!current) throw new NotFound('time-off request');
-      const decided = await decideTimeOff(db, id, status, optionalText(decidedBy, 'decidedBy', MAX_NAME));
+      const decided = await decideTimeOff(db, current.tenantId, id, status, optionalText(decidedBy, 'decidedBy', MAX_NAME));
       if (!decided) throw new Conflict(`time-off request is already ${current.status}`);
       return decided;
     },

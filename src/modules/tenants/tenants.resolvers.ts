@@ -1,7 +1,7 @@
 import { type AccessRule, requireAccess } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
 import type { TenantRow } from './tenants.service.ts';
-import type { SsoProvider } from '../../platform/db/types.ts';
+import type { SsoProvider } from '../embed/sso/sso.service.ts';
 import { loaders } from '../../app/loaders.ts';
 import { tenantFor } from './tenant-access.ts';
 

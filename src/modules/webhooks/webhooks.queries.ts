@@ -206,10 +206,11 @@ export async function findPartnerDelivery(
 }
 
 /** Queues the delivery again now; the retry schedule starts over. */
-export async function requeueDelivery(db: Kysely<DB>, deliveryId: string): Promise<WebhookDeliveryRow> {
+export async function requeueDelivery(db: Kysely<DB>, partnerId: string, deliveryId: string): Promise<WebhookDeliveryRow> {
   return db
     .updateTable('webhookDeliveries')
     .set((eb) => ({ status: 'pending', nextAttemptAt: sql`now()`, lockedUntil: null, retryFrom: eb.ref('attempts') }))
+    .where('webhookId', 'in', (eb) => eb.selectFrom('webhooks').select('webhooks.id').where('webhooks.partnerId', '=', partnerId))
     .where('id', '=', deliveryId)
     .returningAll()
     .executeTakeFirstOrThrow();

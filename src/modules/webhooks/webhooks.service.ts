@@ -126,7 +126,7 @@ export function createWebhooksService(
       if (!found.webhookEnabled) {
         throw new Conflict(`the webhook is disabled (${found.disabledReason ?? 'no reason recorded'}); register the endpoint again`);
       }
-      const row = await requeueDelivery(db, deliveryId);
+      const row = await requeueDelivery(db, principal.partner.id, deliveryId);
       loop?.wake();
       return toDelivery(row, await listAttempts(db, [row.id]));
     },

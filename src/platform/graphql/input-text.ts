@@ -1,5 +1,5 @@
 import { type ASTNode, type DocumentNode, Kind, visit } from 'graphql';
-import { UploadedFile } from '../http/multipart.ts';
+import { UploadedFile } from '../lib/uploaded-file.ts';
 
 // The one rule for text input (DESIGN §9): NUL and the other C0 control characters, except tab, line feed and
 // carriage return, are refused with 400 naming the field — in variables (REST routes build theirs the same way),

@@ -7,7 +7,7 @@ import {
   UUIDResolver,
 } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
-import { UploadedFile } from '../http/multipart.ts';
+import { UploadedFile } from '../lib/uploaded-file.ts';
 
 const NOT_A_FILE = 'Upload values are files sent as parts of a multipart request (GraphQL multipart request spec)';
 

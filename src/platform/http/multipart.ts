@@ -1,18 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { InvalidInput, PayloadTooLarge } from '../errors.ts';
+import { UploadedFile } from '../lib/uploaded-file.ts';
 
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 const MAX_FILES = 10;
-
-/** One uploaded file, fully read (uploads are at most 25 MB). The value of the GraphQL `Upload` scalar. */
-export class UploadedFile {
-  constructor(
-    readonly filename: string | null,
-    readonly mimetype: string | null,
-    readonly bytes: Buffer,
-  ) {}
-}
 
 /** The parts of a multipart/form-data body: text fields and files by part name. */
 export class MultipartBody {

@@ -1,5 +1,6 @@
 import { InvalidInput } from '../errors.ts';
-import { MultipartBody, type UploadedFile } from '../http/multipart.ts';
+import { MultipartBody } from '../http/multipart.ts';
+import { type UploadedFile } from '../lib/uploaded-file.ts';
 
 // Type-level parsing of query strings and bodies. Ranges and business rules live in the services, so
 // GraphQL and REST callers get the same limits and messages.

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../platform/db/types.ts';
+
+/** How a tenant's users sign in through their identity provider. */
+export type { SsoProvider } from '../../../platform/db/types.ts';
+
 import { findSsoLogin, findTenantSso, insertSsoLogin, takeSsoLogin, upsertTenantSso } from './sso.queries.ts';
 import type { ProvisioningService } from '../provisioning.service.ts';
 import { SsoSignInError } from './errors.ts';
