@@ -11,6 +11,7 @@ import { type Config, ConfigError, loadConfig } from './platform/config.ts';
 import { createContextFactory } from './app/context.ts';
 import { createDispatcher } from './platform/events/dispatcher.ts';
 import { createDocumentReader, type DocumentReader } from './extraction/reader.ts';
+import { createOperationExecutor } from './platform/graphql/executor.ts';
 import { createOperationGuard } from './platform/graphql/limits.ts';
 import type { BlobStore } from './platform/storage/index.ts';
 import { mountGraphQL } from './platform/http/graphql.ts';
@@ -117,10 +118,12 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const graphql = await mountGraphQL(app, {
       schema, guard, authenticate: services.authenticate, createContext, rateLimit, sessionAuth, credentials: services.credentials, recheckMs: config.authRecheckMs,
     });
-    mountRestCompat(app, { schema, guard, authenticate: services.authenticate, createContext, rateLimit });
+    // REST routes and pages run their stored operations through one executor (same schema, limits and access checks).
+    const executor = createOperationExecutor(schema, guard);
+    mountRestCompat(app, { executor, authenticate: services.authenticate, createContext, rateLimit });
     mountSignInRoutes(app, { provisioning: services.provisioning, sso: services.sso });
     mountSsoRoutes(app, { sso: services.sso, publicUrl: () => publicUrl, log: app.log });
-    mountAppPages(app, { schema, guard, createContext, services, now: options.now });
+    mountAppPages(app, { executor, createContext, services, now: options.now });
     let adminToken: string | undefined;
     if (lock) {
       mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search, seed: { services, db } });

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { httpStatus } from '../../platform/http/error-status.ts';
 import { AppError } from '../../platform/errors.ts';
 import { type AdminArgs, type AdminDeps, runAdminCommand } from './commands.ts';
 
@@ -21,8 +22,7 @@ export function mountAdminEndpoint(app: FastifyInstance, token: () => string | u
       return await runAdminCommand(deps, request.params.command, request.body ?? {});
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      const status = err.code === 'NOT_FOUND' ? 404 : err.code === 'CONFLICT' ? 409 : 400;
-      return reply.code(status).send({ error: err.message });
+      return reply.code(httpStatus(err.code)).send({ error: err.message });
     }
   });
 }

@@ -6,6 +6,7 @@ import { WebSocketServer } from 'ws';
 import { type Authenticate, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
 import type { CreateContext, RequestContext } from '../../app/context.ts';
 import type { CredentialCheck } from '../auth/live-credentials.ts';
+import { httpStatus } from './error-status.ts';
 import { AppError, InvalidInput, RateLimited, Unauthenticated } from '../errors.ts';
 import { deadlineFor } from '../graphql/deadline.ts';
 import type { OperationGuard } from '../graphql/limits.ts';
@@ -118,7 +119,7 @@ export async function mountGraphQL(
       if (!limit.allowed) {
         const refused = RateLimited.of(limit);
         return reply
-          .code(429)
+          .code(httpStatus(refused.code))
           .header('retry-after', String(refused.retryAfter))
           .send({ error: refused.message, retryAfter: refused.retryAfter, errors: [{ message: refused.message, extensions: { code: refused.code, retryAfter: refused.retryAfter } }] });
       }
@@ -130,8 +131,8 @@ export async function mountGraphQL(
           request.body = operationFromMultipart(await readMultipart(request));
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
-          const status = err.code === 'PAYLOAD_TOO_LARGE' ? 413 : 400;
-          return reply.code(status).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
+          // A GraphQL multipart request follows the table's legacy column: an oversized file is 413.
+          return reply.code(httpStatus(err.code, 'legacy')).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
         }
       }
       try {
@@ -139,7 +140,7 @@ export async function mountGraphQL(
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         const fields = err.code === 'BAD_USER_INPUT' ? { fields: err.details.fields } : {};
-        return reply.code(400).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code, ...fields } }] });
+        return reply.code(httpStatus(err.code)).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code, ...fields } }] });
       }
     },
     handler: fastifyApolloHandler(apollo, {

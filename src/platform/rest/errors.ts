@@ -1,25 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../log.ts';
 import type { GraphQLError } from 'graphql';
-import { AppError, type ErrorCode, InvalidInput, RateLimited } from '../errors.ts';
+import { AppError, InvalidInput, RateLimited } from '../errors.ts';
+import { httpStatus } from '../http/error-status.ts';
 
 export type Family = 'v1' | 'legacy' | 'adapter';
-
-/** THE table: error code → HTTP status per endpoint family (DESIGN §9; the adapter follows v1). */
-const STATUS: Record<ErrorCode, { v1: number; legacy: number }> = {
-  BAD_USER_INPUT: { v1: 400, legacy: 400 },
-  UNAUTHENTICATED: { v1: 401, legacy: 401 },
-  FORBIDDEN: { v1: 403, legacy: 403 },
-  NOT_FOUND: { v1: 404, legacy: 404 },
-  CONFLICT: { v1: 409, legacy: 409 },
-  // v1 documents 400/401/429 for uploads, so an oversized file is a validation failure there; legacy says 413.
-  PAYLOAD_TOO_LARGE: { v1: 400, legacy: 413 },
-  RATE_LIMITED: { v1: 429, legacy: 429 },
-  UPSTREAM: { v1: 502, legacy: 500 },
-  QUERY_TOO_COMPLEX: { v1: 400, legacy: 400 },
-  DEADLINE_EXCEEDED: { v1: 503, legacy: 503 },
-  INTERNAL_SERVER_ERROR: { v1: 500, legacy: 500 },
-};
 
 export interface RestErrorResponse {
   status: number;
@@ -40,9 +25,10 @@ export function familyOf(url: string): Family | undefined {
  * Any error → status + body of the family's error shape. Unknown errors are masked: the client gets a
  * correlation id, the log gets the error.
  */
-export function restError(family: Family, err: unknown, log: FastifyBaseLogger): RestErrorResponse {
+export function restError(family: Family, err: unknown, log: Logger): RestErrorResponse {
   if (err instanceof AppError) {
-    const status = family === 'legacy' ? STATUS[err.code].legacy : STATUS[err.code].v1;
+    // Statuses come from the one error table (the adapter family follows v1).
+    const status = httpStatus(err.code, family === 'legacy' ? 'legacy' : 'default');
     const body: Record<string, unknown> = family === 'legacy' ? { success: false, error: err.message } : { error: err.message };
     const headers: Record<string, string> = {};
     if (err instanceof RateLimited) {

@@ -1,27 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type DocumentNode, execute, type FragmentDefinitionNode, type GraphQLSchema, Kind, parse, validate, visit } from 'graphql';
+import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, visit } from 'graphql';
 import { type KeySource, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
-import type { CreateContext } from '../../app/context.ts';
 import { InvalidInput, RateLimited } from '../errors.ts';
 import { textProblem } from '../graphql/input-text.ts';
-import { deadlineFor } from '../graphql/deadline.ts';
-import type { OperationGuard } from '../graphql/limits.ts';
+import type { OperationExecutor } from '../graphql/executor.ts';
 import { MultipartBody, readMultipart } from '../http/multipart.ts';
+import type { Logger } from '../log.ts';
 import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
 import type { RestRequest, RestRoute } from './route.ts';
 import { storedOperationFile } from './operation-files.ts';
 
 export interface RestCompatDeps {
-  schema: GraphQLSchema;
+  /** The one stored-operation executor (shared with the pages). */
+  executor: OperationExecutor;
   authenticate: (apiKey: string) => Promise<Principal>;
-  createContext: CreateContext;
+  /** The per-request context every resolver sees (built by the composition root). */
+  createContext: (principal: Principal, requestId: string, log: Logger) => object;
   /** Counts the request against the key's limits (src/rate-limit). */
   rateLimit: (principal: Principal, channel: Family) => Promise<RateDecision>;
-  /** The limits every GraphQL operation is held to (here: cost from the variables' list sizes, text input). */
-  guard: OperationGuard;
 }
 
 const KEY_SOURCE: Record<Family, KeySource> = { v1: 'x-api-key', legacy: 'bearer', adapter: 'bearer' };
@@ -63,22 +62,20 @@ function withSharedFragments(document: DocumentNode): DocumentNode {
  * Parses and validates a stored operation against the schema (and the depth and alias limits when a guard is
  * given); a broken one stops the server from starting.
  */
-export function loadOperation(schema: GraphQLSchema, name: string, guard?: OperationGuard): DocumentNode {
+export function loadOperation(executor: OperationExecutor, name: string): DocumentNode {
   const file = storedOperationFile(name);
   const document = withSharedFragments(parse(readFileSync(file, 'utf8')));
   const ops = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (ops.length !== 1 || ops[0]?.name?.value !== name) {
     throw new Error(`rest-compat operation ${name}.graphql must hold exactly one operation named ${name}`);
   }
-  const errors = [...validate(schema, document).map((e) => e.message), ...(guard?.staticProblems(document) ?? [])];
-  if (errors.length > 0) throw new Error(`rest-compat operation ${name} is invalid: ${errors.join('; ')}`);
-  return document;
+  return executor.prepare(document, `rest-compat operation ${name}`);
 }
 
 /** Mounts every route: authenticate → map input → execute the stored operation → map output or error. */
 export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRoute[], deps: RestCompatDeps): void {
   for (const route of routes) {
-    const document = loadOperation(deps.schema, route.operation, deps.guard);
+    const document = loadOperation(deps.executor, route.operation);
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
@@ -93,17 +90,10 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           const problem = textProblem(restInput(rest));
           if (problem) throw InvalidInput.field(problem.field, problem.problem);
           const variables = route.variables(rest);
-          const operation = deps.guard.check(document, variables);
-          const result = await execute({
-            schema: deps.schema,
-            document,
-            variableValues: variables,
-            contextValue: {
-              ...deps.createContext(principal, request.id ?? randomUUID(), request.log),
-              rateLimit: limit,
-              channel: route.family,
-              deadline: deadlineFor(operation, deps.guard.limits.deadlineMs),
-            },
+          const result = await deps.executor.run(document, variables, {
+            ...deps.createContext(principal, request.id ?? randomUUID(), request.log),
+            rateLimit: limit,
+            channel: route.family,
           });
           if (result.errors?.length) throw errorOfResult(result.errors[0]!);
           const { status, body } = route.respond(result.data);
