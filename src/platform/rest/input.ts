@@ -93,3 +93,6 @@ export function jsonFields(body: unknown, required: readonly string[], optional:
   for (const name of optional) variables[name] = json[name] ?? undefined;
   return variables;
 }
+
+/** The legacy `store` form flag: whether an extracted document is also recorded (default false). */
+export const storeFlag = (body: unknown) => formBoolean(body, 'store') ?? false;

@@ -22,3 +22,9 @@ export interface RestRoute<Data = any> {
   /** GraphQL data → REST status and body (aliases in the operation already give the field names). */
   respond: (data: Data) => { status: number; body: unknown };
 }
+
+/** The path prefix of a sub-tenant's resources. */
+export const TENANT = '/api/v1/partner/tenants/{tenantId}';
+
+/** The contract's success envelope {success: true, data} of the tenant routes (DESIGN §9). */
+export const ok = (status: number, data: unknown) => ({ status, body: { success: true, data } });

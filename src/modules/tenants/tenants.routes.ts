@@ -1,9 +1,7 @@
 import { jsonFields } from '../../platform/rest/input.ts';
-import type { RestRoute } from '../../platform/rest/route.ts';
+import { ok, type RestRoute, TENANT } from '../../platform/rest/route.ts';
 
-// Sub-tenants, their stores and embed sign-in (DESIGN §9 shapes).
-const TENANT = '/api/v1/partner/tenants/{tenantId}';
-const ok = (status: number, data: unknown) => ({ status, body: { success: true, data } });
+// The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
 export const tenantRoutes: RestRoute[] = [
   {
@@ -24,13 +22,5 @@ export const tenantRoutes: RestRoute[] = [
     // Idempotent on externalStoreId: 201 when created, 200 with the existing store otherwise.
     respond: (data: { createStore: { created: boolean; store: unknown } }) =>
       ok(data.createStore.created ? 201 : 200, { store: data.createStore.store }),
-  },
-  {
-    method: 'POST',
-    path: `${TENANT}/embed/auth`,
-    family: 'v1',
-    operation: 'CreateEmbedSession',
-    variables: ({ params, body }) => ({ tenantId: params.tenantId, ...jsonFields(body, ['email', 'name', 'externalStoreId'], ['role', 'page']) }),
-    respond: (data: { createEmbedSession: unknown }) => ok(200, data.createEmbedSession),
   },
 ];

@@ -1,7 +1,9 @@
 import { InvalidInput } from '../../platform/errors.ts';
+import { isUuid } from '../../platform/lib/ids.ts';
 import { jsonObject } from '../../platform/rest/input.ts';
 import type { RestRoute } from '../../platform/rest/route.ts';
-import { isUuid } from '../../platform/lib/ids.ts';
+
+// The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
 // The object-storage adapter (Authorization: Bearer, scope invoices:read): the contract's snake_case body → the
 // AdapterExtractInput of the GraphQL mutation; the aliases of the stored operation give the response's names.
