@@ -104,6 +104,9 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     expect(byVendor[produceInvoice.vendor]).toMatchObject({ status: 'processed', error: null, total: invoiceTotals(produceInvoice).total });
     expect(byVendor[paperGoodsInvoice.vendor]).toMatchObject({ status: 'processed', error: null, total: invoiceTotals(paperGoodsInvoice).total });
     // The kept file is there; the temporary copy is gone.
+    // The temporary copy is dropped once its record has ended and been indexed: wait for that rather than race it.
+    const dropped = Date.now() + 15_000;
+    while (pdfFilesUnder(blobDir).length > 1 && Date.now() < dropped) await sleep(100);
     const files = pdfFilesUnder(blobDir);
     expect(files).toHaveLength(1);
     expect(readFileSync(files[0]!).equals(produce)).toBe(true);
