@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createLocalEmbedder } from '../src/embeddings/local.embedder.ts';
-import { buildWordVectorCache } from '../src/embeddings/word-vector-cache.build.ts';
+import { createLocalEmbedder } from '../src/platform/embeddings/local.embedder.ts';
+import { buildWordVectorCache } from '../src/platform/embeddings/word-vector-cache.build.ts';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const rss = () => {

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { appendEvent } from '../db/outbox.queries.ts';
-import { loadConfig } from '../src/config.ts';
+import { appendEvent } from '../src/platform/events/outbox.queries.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { startApp } from '../src/main.ts';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);

@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { connect } from '../db/connect.ts';
-import { seedDemo } from '../src/admin/demo-seed.ts';
-import { loadConfig } from '../src/config.ts';
+import { connect } from '../src/platform/db/connect.ts';
+import { seedDemo } from '../src/app/admin/demo-seed.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { startApp } from '../src/main.ts';
 
 const WARMUP = 20;

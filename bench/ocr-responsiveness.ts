@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { startApp } from '../src/main.ts';
 import { makeReceiptImage } from '../test/fixtures/invoice-documents.ts';
 

@@ -1,19 +1,12 @@
-import { connect } from '../db/connect.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { type AdminArgs, isAdminCommand, runAdminCommand } from './admin/commands.ts';
-import { acquireDataDirLock, DataDirLockedError, liveLockHolder } from './admin/data-dir-lock.ts';
-import { DEMO_PARTNER_NAME, type DemoSeedSummary } from './admin/demo-seed.ts';
-import { type Config, loadConfig } from './config.ts';
-import { AppError } from './errors.ts';
-import { openEmbedder } from './embeddings/open.ts';
-import { buildWordVectorCache } from './embeddings/word-vector-cache.build.ts';
-import { createDocumentReader } from './extraction/reader.ts';
-import { createInventoryService } from './inventory.service.ts';
-import { createPartnersService } from './partners.service.ts';
-import { createSchedulingService } from './scheduling.service.ts';
-import { createServices } from './services.ts';
-import { createBlobStore } from './storage/index.ts';
-import { createTenantsService } from './tenants.service.ts';
+import { connect } from './platform/db/connect.ts';
+import { migrateToLatest } from './platform/db/migrate.ts';
+import { compose } from './app/compose.ts';
+import { type AdminArgs, isAdminCommand, runAdminCommand } from './app/admin/commands.ts';
+import { acquireDataDirLock, DataDirLockedError, liveLockHolder } from './app/admin/data-dir-lock.ts';
+import { DEMO_PARTNER_NAME, type DemoSeedSummary } from './app/admin/demo-seed.ts';
+import { type Config, loadConfig } from './platform/config.ts';
+import { AppError } from './platform/errors.ts';
+import { buildWordVectorCache } from './platform/embeddings/word-vector-cache.build.ts';
 
 // Admin CLI: `npm run admin -- <command> [--flag value ...]`, one JSON line on stdout. `npm run seed -- --demo`
 // is the `seed` command (`--demo` is a bare flag).
@@ -89,28 +82,17 @@ async function direct(config: Config, options: { databaseUrl: string } | { dataD
     const database = await connect(options);
     try {
       await migrateToLatest(database.db);
-      const partners = createPartnersService(database.db);
-      if (command === 'seed') {
-        // The demo goes through the services it fills (their validation applies); no embedder needed.
-        const tenants = createTenantsService(database.db);
-        const services = {
-          partners,
-          tenants,
-          inventory: createInventoryService(database.db, { tenants }),
-          scheduling: createSchedulingService(database.db, { tenants }),
-        };
-        return await runAdminCommand({ partners, seed: { services, db: database.db } }, command, args);
-      }
-      if (command !== 'reindex') return await runAdminCommand({ partners }, command, args);
-      // Only reindex needs the embedder (and the services it indexes through); the reader never starts a worker.
-      const log = { info: () => {}, warn: (obj: object, msg: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`) };
-      const embedder = await openEmbedder(config, log);
-      const reader = createDocumentReader();
+      // The services come from the composition root, as the server's do; only reindex opens the embedder (the reader
+      // never starts a worker here).
+      const log = { info: () => {}, warn: (obj: object, msg?: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`), error: () => {} };
+      const { services, close } = await compose({ config, database, log, embedder: command === 'reindex' ? 'open' : 'none' });
       try {
-        const services = createServices(database.db, { reader, blobs: createBlobStore(config), embedder, log });
-        return await runAdminCommand({ partners: services.partners, search: services.search, onProgress: progressBar('reindex') }, command, args);
+        const { partners, search } = services;
+        if (command === 'seed') return await runAdminCommand({ partners, seed: { services, db: database.db } }, command, args);
+        if (command !== 'reindex') return await runAdminCommand({ partners }, command, args);
+        return await runAdminCommand({ partners, search, onProgress: progressBar('reindex') }, command, args);
       } finally {
-        await reader.close();
+        await close();
       }
     } finally {
       await database.close();

@@ -1,38 +1,32 @@
-import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { makeExecutableSchema } from '@graphql-tools/schema';
 import { sql } from 'kysely';
-import { parse as parseYaml } from 'yaml';
-import { connect, type Database } from '../db/connect.ts';
-import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
-import { resolvers } from '../resolvers/index.ts';
-import { familyOf, mountRestCompat, restError } from '../rest-compat/index.ts';
-import { mountAdminEndpoint } from './admin/admin-endpoint.ts';
-import { acquireDataDirLock, type DataDirLock } from './admin/data-dir-lock.ts';
-import { startBanner } from './banner.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
-import { createContextFactory } from './context.ts';
-import { openEmbedder } from './embeddings/open.ts';
-import { createDispatcher } from './events/dispatcher.ts';
-import { createExtractor } from './extraction/create-extractor.ts';
-import { newLease } from './extraction-lease.ts';
+import { connect, type Database } from './platform/db/connect.ts';
+import { migrateToLatest, pendingMigrations } from './platform/db/migrate.ts';
+import { buildSchema, loadOpenApiDocument } from './app/schema.ts';
+import { familyOf, mountRestCompat, restError } from './app/rest/index.ts';
+import { mountAdminEndpoint } from './app/admin/admin-endpoint.ts';
+import { acquireDataDirLock, type DataDirLock } from './app/admin/data-dir-lock.ts';
+import { startBanner } from './app/banner.ts';
+import { type Config, ConfigError, loadConfig } from './platform/config.ts';
+import { createContextFactory } from './app/context.ts';
+import { createDispatcher } from './platform/events/dispatcher.ts';
 import { createDocumentReader, type DocumentReader } from './extraction/reader.ts';
-import { enforceDeadlines } from './graphql/deadline.ts';
-import { createOperationGuard } from './graphql/limits.ts';
-import { type BlobStore, createBlobStore } from './storage/index.ts';
-import { mountGraphQL } from './http/graphql.ts';
-import { createHttpServer } from './http/server.ts';
-import { createRateLimiter } from './rate-limit/limiter.ts';
-import { sessionPrincipal } from './provisioning.service.ts';
+import { createOperationExecutor } from './platform/graphql/executor.ts';
+import { createOperationGuard } from './platform/graphql/limits.ts';
+import type { BlobStore } from './platform/storage/index.ts';
+import { mountGraphQL } from './platform/http/graphql.ts';
+import { createHttpServer } from './platform/http/server.ts';
+import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
 import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { mountSsoRoutes } from './web/sso.routes.ts';
 import { mountAppPages } from './web/pages/app-pages.routes.ts';
-import { createServices, type Services } from './services.ts';
-import type { WebhookSettings } from './webhooks.service.ts';
+import { compose } from './app/compose.ts';
+import type { Services } from './app/services.ts';
+import type { WebhookSettings } from './modules/webhooks/webhooks.service.ts';
+
+export { buildSchema, loadOpenApiDocument, loadTypeDefs } from './app/schema.ts';
 
 // The only composition root: config → database → services → schema → HTTP (GraphQL, graphql-ws, REST).
-
-const SCHEMA_DIR = new URL('../schema/', import.meta.url);
 
 export interface RunningApp {
   url: string;
@@ -58,22 +52,6 @@ export interface StartOptions {
   webhooks?: Partial<WebhookSettings>;
   /** The clock of rate windows, monthly allowances and date defaults (tests move it). */
   now?: () => Date;
-}
-
-export function loadTypeDefs(): string[] {
-  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith('.graphql')).sort((a, b) =>
-    a === 'common.graphql' ? -1 : b === 'common.graphql' ? 1 : a.localeCompare(b),
-  );
-  return files.map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8'));
-}
-
-/** The executable schema; every resolver of ours honours the request's execution deadline. */
-export function buildSchema() {
-  return enforceDeadlines(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers }));
-}
-
-export function loadOpenApiDocument(): unknown {
-  return parseYaml(readFileSync(new URL('openapi.yaml', SCHEMA_DIR), 'utf8'));
 }
 
 export async function startApp(options: StartOptions): Promise<RunningApp> {
@@ -107,32 +85,22 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       respondError: (url, err, log) => restError(familyOf(url) ?? 'v1', err, log),
     });
     onFailure.push(() => app.close());
-    const embedder = await openEmbedder(config, app.log);
     // Reading workers are spawned on first use (one per core at most) and stopped on close.
     reader = createDocumentReader({
       limits: config.readLimits,
       ocr: config.ocr,
       onOcrStatus: (s) => (s.fallbackReason ? app.log.warn({ ocr: s }, s.fallbackReason) : app.log.info({ ocr: s }, `OCR engine: ${s.engine}`)),
     });
-    onFailure.push(() => reader.close());
-    // The extraction provider (EXTRACTOR): the local engine over the reader, or Document AI (client built on first use).
-    const extractor = createExtractor(config.extractor, { reader });
-    onFailure.push(() => extractor.close());
-    const blobs = createBlobStore(config);
-    const webhooks: WebhookSettings = {
-      retryScheduleMs: config.webhookRetryScheduleMs,
-      allowLoopback: config.outboundAllowLoopback,
-      ...options.webhooks,
-    };
-    const rateLimiter = createRateLimiter({ store: config.rateLimitStore, pool: database.pool, now: options.now });
-    // The adapter fetches partner documents under the same outbound rules as webhooks (SSRF guard, loopback flag).
-    const adapterSources = { allowLoopback: webhooks.allowLoopback, ca: webhooks.ca, resolve: webhooks.resolve, ...config.objectSources };
+    const opened = reader;
+    onFailure.push(() => opened.close());
     // Links handed out (setup, embed sign-in) use PUBLIC_URL, or the real port once listening when it is the default.
     let publicUrl = config.publicUrl;
-    const lease = newLease(config.extractionLeaseMs);
-    const services = createServices(db, {
-      reader, extractor, blobs, embedder, log: app.log, webhooks, rateLimiter, now: options.now, adapterSources, publicUrl: () => publicUrl, lease,
+    const composed = await compose({
+      config, database, log: app.log, embedder: 'open', reader, webhooks: options.webhooks, now: options.now, publicUrl: () => publicUrl,
     });
+    onFailure.pop(); // the reader is closed with the rest now
+    onFailure.push(() => composed.close());
+    const { services, blobs, lease } = composed;
     const index = await services.search.prepare();
     if (index.dropped || index.stale) {
       app.log.warn(index, 'search index rows from another embedder: run `npm run admin -- reindex`');
@@ -150,10 +118,12 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const graphql = await mountGraphQL(app, {
       schema, guard, authenticate: services.authenticate, createContext, rateLimit, sessionAuth, credentials: services.credentials, recheckMs: config.authRecheckMs,
     });
-    mountRestCompat(app, { schema, guard, authenticate: services.authenticate, createContext, rateLimit });
+    // REST routes and pages run their stored operations through one executor (same schema, limits and access checks).
+    const executor = createOperationExecutor(schema, guard);
+    mountRestCompat(app, { executor, authenticate: services.authenticate, createContext, rateLimit });
     mountSignInRoutes(app, { provisioning: services.provisioning, sso: services.sso });
     mountSsoRoutes(app, { sso: services.sso, publicUrl: () => publicUrl, log: app.log });
-    mountAppPages(app, { schema, guard, createContext, services, now: options.now });
+    mountAppPages(app, { executor, createContext, services, now: options.now });
     let adminToken: string | undefined;
     if (lock) {
       mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search, seed: { services, db } });
@@ -210,9 +180,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
           services.keeper.stop();
           await dispatcher.stop();
           await webhookDelivery.stop();
-          await extractor.close();
-          await services.adapter.close();
-          await reader.close();
+          await composed.close();
           if (!options.database) await owned.close();
           lock?.release();
         })()),

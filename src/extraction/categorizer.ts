@@ -1,8 +1,8 @@
 // The cost-category classifier: the lexicon first (precise where it has the word), then similarity by meaning
 // to a description of each category (the embedder), then the vendor's name, then other_expense.
 
-import type { Embedder } from '../embeddings/embedder.ts';
-import { cosine } from '../embeddings/embedder.ts';
+import type { Embedder } from '../platform/embeddings/embedder.ts';
+import { cosine } from '../platform/embeddings/embedder.ts';
 import { type CostCategory, lexiconCategory, vendorCategory } from './categories.ts';
 
 /** Each category described in the words a purchase line of it tends to use. */

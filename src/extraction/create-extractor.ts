@@ -1,4 +1,4 @@
-import type { ExtractorConfig } from '../config.ts';
+import type { ExtractorConfig } from '../platform/config.ts';
 import { createDocumentAiExtractor } from './documentai/documentai.extractor.ts';
 import type { DocumentExtractor } from './extractor.ts';
 import { createLocalExtractor } from './local.extractor.ts';

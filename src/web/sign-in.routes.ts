@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { InvalidInput } from '../errors.ts';
-import { sessionCookie } from '../http/cookies.ts';
-import { acceptForms } from '../http/forms.ts';
-import { LinkRefused, type ProvisioningService } from '../provisioning.service.ts';
-import type { SsoService } from '../sso.service.ts';
+import { InvalidInput } from '../platform/errors.ts';
+import { sessionCookie } from '../platform/http/cookies.ts';
+import { acceptForms } from '../platform/http/forms.ts';
+import { LinkRefused, type ProvisioningService } from '../modules/embed/provisioning.service.ts';
+import type { SsoService } from '../modules/embed/sso/sso.service.ts';
 import { esc, simplePage } from './html.ts';
 
 /**

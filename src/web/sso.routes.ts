@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sessionCookie } from '../http/cookies.ts';
-import { acceptForms } from '../http/forms.ts';
-import { SsoSignInError } from '../sso/errors.ts';
-import type { SsoService } from '../sso.service.ts';
+import { sessionCookie } from '../platform/http/cookies.ts';
+import { acceptForms } from '../platform/http/forms.ts';
+import { SsoSignInError } from '../modules/embed/sso/errors.ts';
+import type { SsoService } from '../modules/embed/sso/sso.service.ts';
 import { esc, simplePage } from './html.ts';
-import { isUuid } from '../ids.ts';
+import { isUuid } from '../platform/lib/ids.ts';
 
 type Params = { tenantId: string };
 

@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { lockFile } from '../../src/admin/data-dir-lock.ts';
-import { DEMO_PARTNER_NAME, type DemoSeedSummary, localInstant, seedDemo } from '../../src/admin/demo-seed.ts';
-import { addDays, dayOfWeek } from '../../src/timezone.ts';
+import { lockFile } from '../../src/app/admin/data-dir-lock.ts';
+import { DEMO_PARTNER_NAME, type DemoSeedSummary, seedDemo } from '../../src/app/admin/demo-seed.ts';
+import { localInstant } from '../../src/app/admin/demo-data.ts';
+import { addDays, dayOfWeek } from '../../src/platform/lib/timezone.ts';
 import { http, startTestApp, type TestApp } from '../helpers/app.ts';
 import { ROOT, startServerProcess } from '../helpers/process.ts';
 

@@ -3,7 +3,7 @@
 // an e-invoice XML file is accepted as an invoice upload (an extension) and refused as a receipt.
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listEvents } from '../../db/outbox.queries.ts';
+import { listEvents } from '../../src/platform/events/outbox.queries.ts';
 import { ciiXml, einvoicePdf, einvoiceTotals, kitchenSupplyEInvoice as spec, ublXml } from '../fixtures/einvoice-documents.ts';
 import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { makeTextImagePng } from '../fixtures/reading-fixtures.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listEvents } from '../../db/outbox.queries.ts';
+import { listEvents } from '../../src/platform/events/outbox.queries.ts';
 import { COST_CATEGORIES } from '../../src/extraction/categories.ts';
 import { equipmentInvoice, invoiceTotals, makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { makeCorruptPdf, makeTextPdf } from '../fixtures/reading-fixtures.ts';

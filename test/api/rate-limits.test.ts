@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import WebSocket from 'ws';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { startApp } from '../../src/main.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 

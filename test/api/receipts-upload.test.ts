@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listEvents } from '../../db/outbox.queries.ts';
+import { listEvents } from '../../src/platform/events/outbox.queries.ts';
 import { CAFE_RECEIPT, makeReceiptImage } from '../fixtures/invoice-documents.ts';
 import { toJpeg, toWebp } from '../fixtures/reading-fixtures.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { insertTenant } from '../../db/tenants.queries.ts';
+import { insertTenant } from '../../src/modules/tenants/tenants.queries.ts';
 import { gqlData, gqlUpload, http, requestStatements, startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { insertTenant } from '../../db/tenants.queries.ts';
+import { insertTenant } from '../../src/modules/tenants/tenants.queries.ts';
 import { equipmentInvoice, makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { makeCorruptPdf } from '../fixtures/reading-fixtures.ts';
 import { gql, gqlUpload, http, startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Database } from '../../db/connect.ts';
-import { listEvents } from '../../db/outbox.queries.ts';
+import type { Database } from '../../src/platform/db/connect.ts';
+import { listEvents } from '../../src/platform/events/outbox.queries.ts';
 import { createCategorizer } from '../../src/extraction/categorizer.ts';
 import type { DeliveredInvoice } from '../../src/extraction/types.ts';
-import { newLease } from '../../src/extraction-lease.ts';
-import { createInvoicesService, type NewDocument } from '../../src/invoices.service.ts';
-import { createTenantsService } from '../../src/tenants.service.ts';
-import { createPartnersService } from '../../src/partners.service.ts';
-import { normalizeVendorName } from '../../src/vendor-name.ts';
+import { newLease } from '../../src/modules/documents/extraction-lease.ts';
+import { createInvoicesService } from '../../src/modules/invoices/invoices.service.ts';
+import { type NewDocument } from '../../src/modules/invoices/invoice.ts';
+import { createTenantsService } from '../../src/modules/tenants/tenants.service.ts';
+import { createPartnersService } from '../../src/modules/partners/partners.service.ts';
+import { normalizeVendorName } from '../../src/modules/vendors/vendor-name.ts';
 import { freshDatabase } from '../helpers/db.ts';
 
 let database: Database;

@@ -4,14 +4,14 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, inject, onTestFinished, test } from 'vitest';
-import { connect, createPglite, type Database } from '../../db/connect.ts';
-import { migrateToLatest, pendingMigrations } from '../../db/migrate.ts';
-import { migrations } from '../../db/migrations/index.ts';
-import { createPartnersService } from '../../src/partners.service.ts';
-import { createLocalEmbedder } from '../../src/embeddings/index.ts';
+import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
+import { migrateToLatest, pendingMigrations } from '../../src/platform/db/migrate.ts';
+import { migrations } from '../../src/platform/db/migrations/index.ts';
+import { createPartnersService } from '../../src/modules/partners/partners.service.ts';
+import { createLocalEmbedder } from '../../src/platform/embeddings/index.ts';
 import { createDocumentReader } from '../../src/extraction/reader.ts';
-import { createServices } from '../../src/services.ts';
-import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
+import { createServices } from '../../src/app/services.ts';
+import { createLocalBlobStore } from '../../src/platform/storage/local-blob-store.ts';
 
 // The production path: DATABASE_URL → pg Pool → Postgres wire protocol. Here the server is PGlite behind
 // pglite-socket on loopback, starting empty, so the migrations run through `pg` exactly as in production.

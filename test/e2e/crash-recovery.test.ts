@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
-import { connect } from '../../db/connect.ts';
+import { connect } from '../../src/platform/db/connect.ts';
 import { invoiceTotals, makeScannedInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { demoApiKey, serverEnv, startServerProcess } from '../helpers/process.ts';
 
@@ -104,6 +104,9 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     expect(byVendor[produceInvoice.vendor]).toMatchObject({ status: 'processed', error: null, total: invoiceTotals(produceInvoice).total });
     expect(byVendor[paperGoodsInvoice.vendor]).toMatchObject({ status: 'processed', error: null, total: invoiceTotals(paperGoodsInvoice).total });
     // The kept file is there; the temporary copy is gone.
+    // The temporary copy is dropped once its record has ended and been indexed: wait for that rather than race it.
+    const dropped = Date.now() + 15_000;
+    while (pdfFilesUnder(blobDir).length > 1 && Date.now() < dropped) await sleep(100);
     const files = pdfFilesUnder(blobDir);
     expect(files).toHaveLength(1);
     expect(readFileSync(files[0]!).equals(produce)).toBe(true);

@@ -6,9 +6,9 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import WebSocket from 'ws';
-import { connect, createPglite, type Database } from '../../db/connect.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { createPartnersService } from '../../src/partners.service.ts';
+import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
+import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { createPartnersService } from '../../src/modules/partners/partners.service.ts';
 import { makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { startPgWireProxy } from '../helpers/pg-wire-proxy.ts';
 import { type ServerProcess, serverEnv, startServerProcess } from '../helpers/process.ts';
@@ -57,7 +57,7 @@ afterAll(async () => {
   await pglite?.close();
 });
 
-function subscribe(server: ServerProcess): Array<{ type: string; vendor: string | null }> {
+function subscribe(server: ServerProcess): { got: Array<{ type: string; vendor: string | null }>; ready: Promise<unknown> } {
   const c = createClient({ url: `${server.base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey }, retryAttempts: 0 });
   clients.push(c);
   const got: Array<{ type: string; vendor: string | null }> = [];
@@ -65,7 +65,8 @@ function subscribe(server: ServerProcess): Array<{ type: string; vendor: string 
     { query: 'subscription { invoiceEvents(types: ["invoice.processed"]) { type invoice { vendorName } } }' },
     { next: (r: any) => got.push({ type: r.data.invoiceEvents.type, vendor: r.data.invoiceEvents.invoice.vendorName }), error: () => {}, complete: () => {} },
   );
-  return got;
+  // graphql-ws has no "subscribed" ack: a round trip on the same socket after the subscribe message orders them.
+  return { got, ready: c.iterate({ query: '{ viewer { name } }' }).next() };
 }
 
 async function upload(server: ServerProcess, pdf: Buffer): Promise<number> {
@@ -81,9 +82,9 @@ const waitFor = async (cond: () => boolean, ms: number) => {
 };
 
 test('an upload on A reaches a subscriber on B, and one on B reaches A', async () => {
-  const onA = subscribe(a);
-  const onB = subscribe(b);
-  await new Promise((r) => setTimeout(r, 500)); // both subscriptions registered
+  const { got: onA, ready: readyA } = subscribe(a);
+  const { got: onB, ready: readyB } = subscribe(b);
+  await Promise.all([readyA, readyB]); // both subscriptions registered
   expect(await upload(a, await makeInvoicePdf(produceInvoice))).toBe(201);
   expect(await upload(b, await makeInvoicePdf(paperGoodsInvoice))).toBe(201);
   await waitFor(() => onA.length >= 2 && onB.length >= 2, 5000);

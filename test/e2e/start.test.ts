@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { lockFile } from '../../src/admin/data-dir-lock.ts';
+import { lockFile } from '../../src/app/admin/data-dir-lock.ts';
 import { ROOT, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // The real process, as `npm start` runs it: its own embedded database in DATA_DIR, signals, restarts,

@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, inject, test } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createEmbedder } from '../../src/embeddings/index.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { createEmbedder } from '../../src/platform/embeddings/index.ts';
 
 test('local (the default) reads DATA_DIR/embeddings, or EMBEDDINGS_CACHE_DIR', async () => {
   const cacheDir = inject('wordVectorCacheDir');

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect, inject, test } from 'vitest';
-import { cosine } from '../../src/embeddings/embedder.ts';
-import { BUILD_CACHE_COMMAND, createLocalEmbedder, LOCAL_EMBEDDER_ID, type LocalEmbedder } from '../../src/embeddings/local.embedder.ts';
+import { cosine } from '../../src/platform/embeddings/embedder.ts';
+import { BUILD_CACHE_COMMAND, createLocalEmbedder, LOCAL_EMBEDDER_ID, type LocalEmbedder } from '../../src/platform/embeddings/local.embedder.ts';
 
 let embedder: LocalEmbedder;
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { createOpenAiEmbedder, EmbeddingsEndpointError } from '../../src/embeddings/openai.embedder.ts';
+import { createOpenAiEmbedder, EmbeddingsEndpointError } from '../../src/platform/embeddings/openai.embedder.ts';
 
 // A loopback server speaking the OpenAI embeddings protocol: 3-d vectors derived from the text, answered in reverse
 // order (the protocol orders by `index`, not by position). `reply` overrides the answer for one test.

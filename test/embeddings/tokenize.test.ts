@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { addTokenNgrams, NGRAM_BUCKETS } from '../../src/embeddings/char-ngrams.ts';
-import { tokenize } from '../../src/embeddings/tokenize.ts';
+import { addTokenNgrams, NGRAM_BUCKETS } from '../../src/platform/embeddings/char-ngrams.ts';
+import { tokenize } from '../../src/platform/embeddings/tokenize.ts';
 
 test('tokenize: lower case, accents stripped, split on anything but letters and digits', () => {
   expect(tokenize('Crème BRÛLÉE, 2×SKU-A12/b  Ñandú')).toEqual(['creme', 'brulee', '2', 'sku', 'a12', 'b', 'nandu']);

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { cosine } from '../../src/embeddings/embedder.ts';
-import { buildWordVectorCache } from '../../src/embeddings/word-vector-cache.build.ts';
-import { decodeWordVectors, readWordVectorCache, wordVectorCacheExists, wordVectorCacheFile } from '../../src/embeddings/word-vector-cache.ts';
+import { cosine } from '../../src/platform/embeddings/embedder.ts';
+import { buildWordVectorCache } from '../../src/platform/embeddings/word-vector-cache.build.ts';
+import { decodeWordVectors, readWordVectorCache, wordVectorCacheExists, wordVectorCacheFile } from '../../src/platform/embeddings/word-vector-cache.ts';
 
 // A miniature of the package JSON: vectors carry two extra entries (norm, index) after the 4 dimensions.
 const DIMS = 4;

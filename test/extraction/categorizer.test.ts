@@ -1,5 +1,5 @@
 import { expect, inject, test } from 'vitest';
-import { createLocalEmbedder } from '../../src/embeddings/index.ts';
+import { createLocalEmbedder } from '../../src/platform/embeddings/index.ts';
 import { createCategorizer } from '../../src/extraction/categorizer.ts';
 
 test('the lexicon decides where it knows the word; embeddings place what it does not; then the vendor; then other', async () => {

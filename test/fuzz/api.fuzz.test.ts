@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { classifyAddress } from '../../src/net/outbound-guard.ts';
+import { classifyAddress } from '../../src/platform/net/outbound-guard.ts';
 import { DEFAULT_SEED, runCampaign } from './campaign.ts';
 import { formatResult } from './report.ts';
 import { safeUrl } from './safe-urls.ts';

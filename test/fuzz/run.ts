@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildWordVectorCache } from '../../src/embeddings/word-vector-cache.build.ts';
-import { wordVectorCacheExists } from '../../src/embeddings/word-vector-cache.ts';
+import { buildWordVectorCache } from '../../src/platform/embeddings/word-vector-cache.build.ts';
+import { wordVectorCacheExists } from '../../src/platform/embeddings/word-vector-cache.ts';
 import { DEFAULT_SEED, runCampaign } from './campaign.ts';
 import { formatResult } from './report.ts';
 import { startFuzzTarget } from './target.ts';

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { liveLockHolder } from '../../src/admin/data-dir-lock.ts';
+import { liveLockHolder } from '../../src/app/admin/data-dir-lock.ts';
 import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { startServerProcess } from '../helpers/process.ts';
 import { startObjectStore } from './object-store.ts';

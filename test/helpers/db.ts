@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { connect, createPglite, type Database } from '../../db/connect.ts';
+import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
 
 let template: Blob | undefined;
 

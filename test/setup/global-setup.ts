@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { connect, createPglite } from '../../db/connect.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import { buildWordVectorCache } from '../../src/embeddings/word-vector-cache.build.ts';
-import { wordVectorCacheExists } from '../../src/embeddings/word-vector-cache.ts';
+import { connect, createPglite } from '../../src/platform/db/connect.ts';
+import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { buildWordVectorCache } from '../../src/platform/embeddings/word-vector-cache.build.ts';
+import { wordVectorCacheExists } from '../../src/platform/embeddings/word-vector-cache.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

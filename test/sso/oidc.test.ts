@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SsoConfigError, SsoSignInError } from '../../src/sso/errors.ts';
-import { type OidcConfig, finishOidcSignIn, startOidcSignIn, validateOidcConfig } from '../../src/sso/oidc.ts';
+import { SsoConfigError, SsoSignInError } from '../../src/modules/embed/sso/errors.ts';
+import { type OidcConfig, finishOidcSignIn, startOidcSignIn, validateOidcConfig } from '../../src/modules/embed/sso/oidc.ts';
 import { ACCOUNT, CLIENT, type TestProvider, signInAsBrowser, startTestProvider } from './oidc-provider.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {

@@ -1,13 +1,13 @@
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SsoConfigError, SsoSignInError } from '../../src/sso/errors.ts';
+import { SsoConfigError, SsoSignInError } from '../../src/modules/embed/sso/errors.ts';
 import {
   type IdpMetadata,
   type SamlServiceProviderOptions,
   inMemoryRequestIdStore,
   parseIdpMetadata,
   samlServiceProvider,
-} from '../../src/sso/saml.ts';
+} from '../../src/modules/embed/sso/saml.ts';
 import { type KeyPair, type ResponseOptions, authnRequestOf, b64, certBody, idpKeyPair, idpMetadata, samlResponse, sign } from './saml-idp.ts';
 
 const IDP_ENTITY = 'https://idp.example.test/saml/metadata';

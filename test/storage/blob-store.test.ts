@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BlobNotFoundError, type BlobStore } from '../../src/storage/blob-store.ts';
-import { createGcsBlobStore } from '../../src/storage/gcs-blob-store.ts';
-import { createLocalBlobStore } from '../../src/storage/local-blob-store.ts';
+import { BlobNotFoundError, type BlobStore } from '../../src/platform/storage/blob-store.ts';
+import { createGcsBlobStore } from '../../src/platform/storage/gcs-blob-store.ts';
+import { createLocalBlobStore } from '../../src/platform/storage/local-blob-store.ts';
 import { type FakeGcs, startFakeGcs } from '../helpers/gcs-server.ts';
 
 let gcs: FakeGcs;
@@ -71,8 +71,8 @@ test('local writes leave no temporary files behind', async () => {
 });
 
 test('configuration picks the store: local by default, GCS when GCS_BUCKET is set', async () => {
-  const { loadConfig } = await import('../../src/config.ts');
-  const { createBlobStore } = await import('../../src/storage/index.ts');
+  const { loadConfig } = await import('../../src/platform/config.ts');
+  const { createBlobStore } = await import('../../src/platform/storage/index.ts');
   expect(createBlobStore(loadConfig({ DATA_DIR: root })).kind).toBe('local');
   const config = loadConfig({ DATA_DIR: root, GCS_BUCKET: 'partner-docs', GCS_API_ENDPOINT: gcs.endpoint });
   const store = createBlobStore(config);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { applyProfile, compileSpec, formatDate, formatNumber } from '../../src/adapter/profile.ts';
-import { canonicalRequest } from '../../src/adapter.service.ts';
-import { parseSource } from '../../src/adapter/sources.ts';
-import { loadConfig } from '../../src/config.ts';
-import { InvalidInput } from '../../src/errors.ts';
+import { applyProfile, compileSpec, formatDate, formatNumber } from '../../src/modules/adapter/profile.ts';
+import { canonicalRequest } from '../../src/modules/adapter/adapter-request.ts';
+import { parseSource } from '../../src/modules/adapter/sources.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { InvalidInput } from '../../src/platform/errors.ts';
 
 const invoice = {
   documentType: 'invoice',

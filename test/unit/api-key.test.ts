@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { generateApiKey, hashApiKey, looksLikeApiKey } from '../../src/auth/api-key.ts';
-import { keyFromHeaders } from '../../src/auth/authenticate.ts';
-import { Unauthenticated } from '../../src/errors.ts';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from '../../src/platform/auth/api-key.ts';
+import { keyFromHeaders } from '../../src/platform/auth/authenticate.ts';
+import { Unauthenticated } from '../../src/platform/errors.ts';
 
 test('keys are random, well-formed, and stored only as a SHA-256 with an 11-character prefix', () => {
   const a = generateApiKey();

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/platform/config.ts';
 
 test('defaults: port 4000, ./data, embedded database, public URL from the port', () => {
   const c = loadConfig({});

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { acquireDataDirLock, DataDirLockedError, liveLockHolder, lockFile } from '../../src/admin/data-dir-lock.ts';
+import { acquireDataDirLock, DataDirLockedError, liveLockHolder, lockFile } from '../../src/app/admin/data-dir-lock.ts';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'lock-test-'));
 

@@ -1,8 +1,8 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { execute, parse } from 'graphql';
 import { describe, expect, test } from 'vitest';
-import { DeadlineExceeded } from '../../src/errors.ts';
-import { deadlineFor, enforceDeadlines } from '../../src/graphql/deadline.ts';
+import { DeadlineExceeded } from '../../src/platform/errors.ts';
+import { deadlineFor, enforceDeadlines } from '../../src/platform/graphql/deadline.ts';
 
 // A query whose first level takes 60 ms, under a 30 ms deadline: what is already resolved stays, nothing new starts.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

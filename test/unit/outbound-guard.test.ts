@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { assertPublicUrl, classifyAddress } from '../../src/net/outbound-guard.ts';
+import { assertPublicUrl, classifyAddress } from '../../src/platform/net/outbound-guard.ts';
 
 describe('classifyAddress', () => {
   test.each([

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { describe, expect, test, vi } from 'vitest';
-import { errorOfResult, familyOf, restError } from '../../rest-compat/errors.ts';
-import { Conflict, Forbidden, InvalidInput, NotFound, PayloadTooLarge, RateLimited, Unauthenticated, Upstream } from '../../src/errors.ts';
+import { errorOfResult, familyOf, restError } from '../../src/platform/rest/errors.ts';
+import { Conflict, Forbidden, InvalidInput, NotFound, PayloadTooLarge, RateLimited, Unauthenticated, Upstream } from '../../src/platform/errors.ts';
 
 const log = { error: vi.fn() } as any;
 

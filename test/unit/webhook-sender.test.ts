@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { send } from '../../src/webhooks/sender.ts';
-import { generateSecret, signedHeaders } from '../../src/webhooks/signature.ts';
+import { send } from '../../src/modules/webhooks/sender.ts';
+import { generateSecret, signedHeaders } from '../../src/modules/webhooks/signature.ts';
 
 let server: http.Server;
 let port: number;

@@ -3,12 +3,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema } from 'graphql';
-import type { OperationGuard } from '../../graphql/limits.ts';
-import type { CreateContext } from '../../context.ts';
-import { readCookie, SESSION_COOKIE } from '../../http/cookies.ts';
-import { sessionPrincipal, STORE_SCOPED_ROLES } from '../../provisioning.service.ts';
-import type { Services } from '../../services.ts';
+import type { OperationExecutor } from '../../platform/graphql/executor.ts';
+import type { CreateContext } from '../../app/context.ts';
+import { readCookie, SESSION_COOKIE } from '../../platform/http/cookies.ts';
+import { sessionPrincipal, STORE_SCOPED_ROLES } from '../../modules/embed/provisioning.service.ts';
+import type { Services } from '../../app/services.ts';
 import { esc } from '../html.ts';
 import { dashboardPage, dashboardSpendFragment } from './dashboard.page.ts';
 import { inventoryPage } from './inventory.page.ts';
@@ -82,9 +81,9 @@ function contentSecurityPolicy(nonce: string, host: string | undefined, logoUrl:
  */
 export function mountAppPages(
   root: FastifyInstance,
-  deps: { schema: GraphQLSchema; guard: OperationGuard; createContext: CreateContext; services: Pick<Services, 'provisioning' | 'branding' | 'invoices'>; now?: () => Date },
+  deps: { executor: OperationExecutor; createContext: CreateContext; services: Pick<Services, 'provisioning' | 'branding'>; now?: () => Date },
 ): void {
-  const gql = createPageGraphQL(deps.schema, deps.guard, deps.createContext);
+  const gql = createPageGraphQL(deps.executor, deps.createContext);
   const assets = loadAssets();
   const now = deps.now ?? (() => new Date());
 
@@ -112,7 +111,6 @@ export function mountAppPages(
         query: request.query ?? {},
         params: request.params ?? {},
         gql: run,
-        invoiceStores: async (ids) => new Map((await deps.services.invoices.byIds([view.tenantId], ids)).flatMap((i) => (i ? [[i.id, i.storeId] as const] : []))),
         now: now(),
       });
       return reply.send(content.fragment ? content.body : appPage(chrome, { ...content, active }));

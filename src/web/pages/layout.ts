@@ -1,5 +1,5 @@
-import type { Branding } from '../../branding.service.ts';
-import type { SessionView } from '../../provisioning.service.ts';
+import type { Branding } from '../../modules/branding/branding.service.ts';
+import type { SessionView } from '../../modules/embed/provisioning.service.ts';
 import { esc } from '../html.ts';
 
 /** Who is looking and under whose label: what every page's frame shows. */

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
-import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from 'graphql';
-import type { Principal } from '../../auth/authenticate.ts';
-import type { CreateContext } from '../../context.ts';
-import { AppError } from '../../errors.ts';
-import { deadlineFor } from '../../graphql/deadline.ts';
-import type { OperationGuard } from '../../graphql/limits.ts';
+import type { Principal } from '../../platform/auth/authenticate.ts';
+import type { CreateContext } from '../../app/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { OperationExecutor } from '../../platform/graphql/executor.ts';
+import { httpStatus } from '../../platform/http/error-status.ts';
+import type { Logger } from '../../platform/log.ts';
 
 /** What a page shows instead of its content: 400 (bad input in the URL), 403, 404. */
 export class PageError extends Error {
@@ -14,42 +13,29 @@ export class PageError extends Error {
   }
 }
 
+/** The errors a page shows in its frame (with the status of the error table); anything else is a 500. */
+const SHOWN = new Set(['BAD_USER_INPUT', 'NOT_FOUND', 'FORBIDDEN']);
+const pageError = (err: AppError) => new PageError(httpStatus(err.code) as PageError['status'], err.message);
+
 /**
- * Runs the pages' GraphQL operations on the server, as the session's principal: the same resolvers, access
- * rules and tenant confinement as /graphql. Each operation is parsed and validated once.
+ * Runs the pages' GraphQL operations on the server, as the session's principal, through the one operation
+ * executor: the same resolvers, access rules and tenant confinement as /graphql and the REST routes.
  */
-export function createPageGraphQL(schema: GraphQLSchema, guard: OperationGuard, createContext: CreateContext) {
-  const documents = new Map<string, DocumentNode>();
-
-  function documentOf(query: string): DocumentNode {
-    let document = documents.get(query);
-    if (!document) {
-      document = parse(query);
-      const errors = validate(schema, document);
-      if (errors.length) throw new Error(`page operation is invalid: ${errors[0]!.message}`);
-      documents.set(query, document);
-    }
-    return document;
-  }
-
-  return async function run<T>(principal: Principal, log: FastifyBaseLogger, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    const document = documentOf(query);
-    let operation: string | undefined;
+export function createPageGraphQL(executor: OperationExecutor, createContext: CreateContext) {
+  return async function run<T>(principal: Principal, log: Logger, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+    const document = executor.documentOf(query);
+    let result;
     try {
-      operation = guard.check(document, variables);
+      result = await executor.run(document, variables, createContext(principal, randomUUID(), log));
     } catch (err) {
       if (err instanceof AppError) throw new PageError(400, err.message);
       throw err;
     }
-    const contextValue = { ...createContext(principal, randomUUID(), log), deadline: deadlineFor(operation, guard.limits.deadlineMs) };
-    const result = await execute({ schema, document, variableValues: variables, contextValue });
     const error = result.errors?.[0];
     if (error) {
       const original = error.originalError;
       if (original instanceof AppError) {
-        if (original.code === 'BAD_USER_INPUT') throw new PageError(400, original.message);
-        if (original.code === 'NOT_FOUND') throw new PageError(404, original.message);
-        if (original.code === 'FORBIDDEN') throw new PageError(403, original.message);
+        if (SHOWN.has(original.code)) throw pageError(original);
         throw original;
       }
       // No path: the request itself was refused, i.e. a value from the URL is not of its variable's type.

@@ -1,5 +1,5 @@
-import type { Principal } from '../../auth/authenticate.ts';
-import type { SessionView } from '../../provisioning.service.ts';
+import type { Principal } from '../../platform/auth/authenticate.ts';
+import type { SessionView } from '../../modules/embed/provisioning.service.ts';
 
 /** What a page handler gets: the signed-in user, their scope, the URL's values and a GraphQL runner. */
 export interface PageContext {
@@ -11,8 +11,6 @@ export interface PageContext {
   params: Record<string, string>;
   /** Runs a GraphQL operation as the session (PageError for bad input, not found, forbidden). */
   gql<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
-  /** The store of each invoice id of the user's tenant (for filters the API lacks). */
-  invoiceStores(ids: readonly string[]): Promise<Map<string, string | null>>;
   now: Date;
 }
 

@@ -1,12 +1,16 @@
 import { esc } from '../html.ts';
 import { day, money } from './format.ts';
 import { empty } from './layout.ts';
-import { type PageHandler, param } from './page.ts';
-import type { SearchResult } from '../../search.service.ts';
+import { PageError } from './page-graphql.ts';
+import { type PageContext, type PageHandler, param } from './page.ts';
+import type { SearchResult } from '../../modules/search/search.service.ts';
 
 const QUERY = `query SearchPage($q: String!, $type: SearchResultType) {
   search(query: $q, type: $type, limit: 20) { query totalResults results { type id similarity preview vendorName merchantName total date } }
 }`;
+
+// One invoice's store, read through the API's own access checks (an invoice the user may not see is "not found").
+const INVOICE_STORE = `query SearchPageInvoiceStore($id: UUID!) { invoice(id: $id) { storeId } }`;
 
 const TYPES = ['invoice', 'receipt', 'vendor'] as const satisfies readonly SearchResult['type'][];
 
@@ -30,7 +34,8 @@ export const searchPage: PageHandler = async (ctx) => {
   let results = search.results;
   if (ctx.storeId) {
     // search has no store filter: a store-scoped user sees only their store's invoices.
-    const stores = await ctx.invoiceStores(results.filter((r) => r.type === 'invoice').map((r) => r.id));
+    const invoiceIds = results.filter((r) => r.type === 'invoice').map((r) => r.id);
+    const stores = new Map(await Promise.all(invoiceIds.map(async (id) => [id, await storeOfInvoice(ctx, id)] as const)));
     results = results.filter((r) => r.type !== 'invoice' || stores.get(r.id) === ctx.storeId);
   }
   const items = results.map((r) => {
@@ -46,3 +51,13 @@ export const searchPage: PageHandler = async (ctx) => {
 ${items.length ? `<ol class="results">${items.join('\n')}</ol>` : empty('Nothing matches. Try other words.')}</section>`,
   };
 };
+
+/** The invoice's store, or undefined when the user may not see the invoice. */
+async function storeOfInvoice(ctx: PageContext, id: string): Promise<string | null | undefined> {
+  try {
+    return (await ctx.gql<{ invoice: { storeId: string | null } }>(INVOICE_STORE, { id })).invoice.storeId;
+  } catch (err) {
+    if (err instanceof PageError && err.status === 404) return undefined;
+    throw err;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { ConfigError, loadConfig } from '../../../src/platform/config.ts';
 import { parseDocumentAiEndpoint, processorName } from '../../../src/extraction/documentai/endpoint.ts';
 
 const problems = (env: Record<string, string>) => {

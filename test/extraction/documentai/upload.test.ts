@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { listEvents } from '../../../db/outbox.queries.ts';
+import { listEvents } from '../../../src/platform/events/outbox.queries.ts';
 import { COST_CATEGORIES } from '../../../src/extraction/categories.ts';
 import { CAFE_RECEIPT, makeInvoicePdf, makeReceiptImage, produceInvoice } from '../../fixtures/invoice-documents.ts';
 import { toJpeg } from '../../fixtures/reading-fixtures.ts';

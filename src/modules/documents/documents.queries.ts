@@ -1,0 +1,36 @@
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { DB, DocumentsTable } from '../../platform/db/types.ts';
+
+export type DocumentRow = Selectable<DocumentsTable>;
+
+export async function insertDocument(
+  db: Kysely<DB>,
+  tenantId: string,
+  doc: Omit<Insertable<DocumentsTable>, 'tenantId'>,
+): Promise<DocumentRow> {
+  return db.insertInto('documents').values({ ...doc, tenantId }).returningAll().executeTakeFirstOrThrow();
+}
+
+/** What reading found out about a stored document: how many pages it has, and what was left unread. */
+export async function setDocumentReading(
+  db: Kysely<DB>,
+  tenantId: string,
+  documentId: string,
+  reading: { pageCount: number; notes: string[] },
+): Promise<void> {
+  await db.updateTable('documents').set(reading).where('tenantId', '=', tenantId).where('id', '=', documentId).execute();
+}
+
+/** The notes of the documents behind invoices or receipts (by their ids), among the given tenants (a DataLoader batch). */
+export async function findDocumentNotes(
+  db: Kysely<DB>,
+  owner: 'invoices' | 'receipts',
+  tenantIds: readonly string[],
+  ownerIds: readonly string[],
+): Promise<Array<{ id: string; notes: string[] }>> {
+  if (tenantIds.length === 0 || ownerIds.length === 0) return [];
+  const { rows } = await sql<{ id: string; notes: string[] }>`
+    select o.id, d.notes from ${sql.table(owner)} o join documents d on d.id = o.document_id and d.tenant_id = o.tenant_id
+    where o.tenant_id in (${sql.join(tenantIds)}) and o.id in (${sql.join(ownerIds)})`.execute(db);
+  return rows;
+}

@@ -1,0 +1,59 @@
+import { requireAccess, scopedStore, visibleStore } from '../../platform/auth/access.ts';
+import type { RequestContext } from '../../app/context.ts';
+import { NotFound } from '../../platform/errors.ts';
+import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
+import type { Invoice, InvoiceListArgs, LineItem } from './invoice.ts';
+import { loaders } from '../../app/loaders.ts';
+
+type InvoiceParent = Invoice & { lineItems?: LineItem[] };
+
+const CONFIDENCE_FIELDS = ['vendorName', 'invoiceNumber', 'invoiceDate', 'dueDate', 'total'] as const;
+
+export const invoiceResolvers = {
+  Query: {
+    invoice: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, { scope: 'invoices:read' });
+      const invoice = await loaders(ctx).invoice.load(args.id);
+      if (!invoice || !visibleStore(ctx.principal, invoice.storeId)) throw new NotFound('invoice');
+      return invoice;
+    },
+    invoices: (_: unknown, args: InvoiceListArgs, ctx: RequestContext) => {
+      requireAccess(ctx.principal, { scope: 'invoices:read' });
+      const storeId = scopedStore(ctx.principal, args.filter?.storeId);
+      return ctx.services.invoices.list(ctx.principal, storeId ? { ...args, filter: { ...args.filter, storeId } } : args);
+    },
+  },
+  Mutation: {
+    uploadInvoice: async (
+      _: unknown,
+      args: { file: UploadedFile; tenantId?: string | null; storeId?: string | null; keepFile?: boolean | null },
+      ctx: RequestContext,
+    ) => {
+      // Acting for a sub-tenant is Platform Embed only.
+      requireAccess(ctx.principal, { scope: 'invoices:write', ...(args.tenantId != null ? { tiers: ['embed'] as const } : {}) });
+      const invoices = await ctx.services.uploads.uploadInvoice(ctx.principal, { ...args, channel: ctx.channel });
+      for (const invoice of invoices) {
+        loaders(ctx).invoice.prime(invoice.id, invoice);
+        if (invoice.lineItems) loaders(ctx).invoiceLineItems.prime(invoice.id, invoice.lineItems);
+      }
+      return { invoice: invoices[0], splitInvoices: invoices.slice(1), invoices };
+    },
+  },
+  // GraphQL names cannot hold a hyphen: the enum value e_invoice stands for the stored (and REST) 'e-invoice'.
+  InvoiceSource: { e_invoice: 'e-invoice', text: 'text', ocr: 'ocr' },
+  Invoice: {
+    // An event's snapshot carries its lines; a stored invoice's are loaded (batched).
+    lineItems: (invoice: InvoiceParent, _: unknown, ctx: RequestContext) => invoice.lineItems ?? loaders(ctx).invoiceLineItems.load(invoice.id),
+    costCategories: async (invoice: InvoiceParent, _: unknown, ctx: RequestContext) => {
+      const lines = invoice.lineItems ?? (await loaders(ctx).invoiceLineItems.load(invoice.id));
+      return [...new Set(lines.map((l) => l.costCategory))];
+    },
+    vendor: (invoice: Invoice, _: unknown, ctx: RequestContext) => (invoice.vendorId ? loaders(ctx).vendor.load(invoice.vendorId) : null),
+    // Snapshots in events lack the store and status details of a stored row: absent means null.
+    storeId: (invoice: Invoice) => invoice.storeId ?? null,
+    fieldConfidences: (invoice: Invoice) =>
+      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])),
+    notes: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceNotes.load(invoice.id),
+    source: (invoice: Invoice) => invoice.source ?? null,
+  },
+};

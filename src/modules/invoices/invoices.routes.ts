@@ -1,0 +1,51 @@
+import { InvalidInput } from '../../platform/errors.ts';
+import { formField, requiredFile, storeFlag } from '../../platform/rest/input.ts';
+import type { RestRoute } from '../../platform/rest/route.ts';
+
+// The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
+
+type ExtractedInvoice = { source?: string | null };
+
+/** DESIGN §9 spells the e-invoice source "e-invoice"; GraphQL's enum value cannot hold the hyphen (e_invoice). */
+const restInvoice = <T extends ExtractedInvoice>(invoice: T): T =>
+  invoice.source === 'e_invoice' ? { ...invoice, source: 'e-invoice' } : invoice;
+
+export const invoiceRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/partner/invoices/{id}',
+    family: 'v1',
+    operation: 'GetInvoice',
+    variables: ({ params }) => ({ id: params.id }),
+    respond: (data: { invoice: ExtractedInvoice }) => ({ status: 200, body: restInvoice(data.invoice) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/partner/invoices/upload',
+    family: 'v1',
+    operation: 'UploadInvoice',
+    variables: ({ body }) => ({
+      file: requiredFile(body, 'file'),
+      tenantId: formField(body, 'tenantId'),
+      storeId: formField(body, 'storeId'),
+    }),
+    // DESIGN §9: the first invoice of the file, plus the other records of a multi-vendor split.
+    respond: (data: { uploadInvoice: { invoice: ExtractedInvoice; splitInvoices: ExtractedInvoice[] } }) => ({
+      status: 201,
+      body: { ...restInvoice(data.uploadInvoice.invoice), splitInvoices: data.uploadInvoice.splitInvoices.map(restInvoice) },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/api/partner/extract-invoice',
+    family: 'legacy',
+    operation: 'LegacyExtractInvoice',
+    variables: ({ body }) => ({ file: requiredFile(body, 'file'), store: storeFlag(body) }),
+    respond: (data: { uploadInvoice: { invoice: { status: string; error: string | null } & Record<string, unknown> } }) => {
+      const { status, error, ...invoice } = data.uploadInvoice.invoice;
+      // The legacy family has no failed records: "invalid request, check file format".
+      if (status === 'failed') throw new InvalidInput(`the document could not be processed: ${error ?? 'unknown reason'}`);
+      return { status: 200, body: { success: true, ...invoice } };
+    },
+  },
+];

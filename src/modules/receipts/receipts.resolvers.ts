@@ -1,0 +1,46 @@
+import { requireAccess } from '../../platform/auth/access.ts';
+import type { RequestContext } from '../../app/context.ts';
+import { NotFound } from '../../platform/errors.ts';
+import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
+import type { LineItem } from '../invoices/invoice.ts';
+import type { Receipt, ReceiptListArgs, UseType } from './receipts.service.ts';
+import { loaders } from '../../app/loaders.ts';
+
+// The contract names no read scope for receipts: a key that may upload them, or read invoices, may read them.
+const READ_RECEIPTS = { scope: ['receipts:write', 'invoices:read'] } as const;
+const CONFIDENCE_FIELDS = ['merchantName', 'receiptDate', 'total'] as const;
+
+export const receiptResolvers = {
+  Query: {
+    receipt: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, READ_RECEIPTS);
+      const receipt = await loaders(ctx).receipt.load(args.id);
+      if (!receipt) throw new NotFound('receipt');
+      return receipt;
+    },
+    receipts: (_: unknown, args: ReceiptListArgs, ctx: RequestContext) => {
+      requireAccess(ctx.principal, READ_RECEIPTS);
+      return ctx.services.receipts.list(ctx.principal, args);
+    },
+  },
+  Mutation: {
+    uploadReceipt: async (
+      _: unknown,
+      args: { file: UploadedFile; useType?: UseType | null; tenantId?: string | null; keepFile?: boolean | null },
+      ctx: RequestContext,
+    ) => {
+      requireAccess(ctx.principal, { scope: 'receipts:write', ...(args.tenantId != null ? { tiers: ['embed'] as const } : {}) });
+      const receipt = await ctx.services.uploads.uploadReceipt(ctx.principal, { ...args, channel: ctx.channel });
+      loaders(ctx).receipt.prime(receipt.id, receipt);
+      loaders(ctx).receiptLineItems.prime(receipt.id, receipt.lineItems);
+      return receipt;
+    },
+  },
+  Receipt: {
+    lineItems: (receipt: Receipt & { lineItems?: LineItem[] }, _: unknown, ctx: RequestContext) =>
+      receipt.lineItems ?? loaders(ctx).receiptLineItems.load(receipt.id),
+    fieldConfidences: (receipt: Receipt) =>
+      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(receipt.fieldConfidences?.[f] ?? 0)])),
+    notes: (receipt: Receipt, _: unknown, ctx: RequestContext) => loaders(ctx).receiptNotes.load(receipt.id),
+  },
+};

@@ -1,0 +1,23 @@
+import { formField, requiredFile, storeFlag } from '../../platform/rest/input.ts';
+import type { RestRoute } from '../../platform/rest/route.ts';
+
+// The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
+
+export const receiptRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/api/v1/partner/receipts/upload',
+    family: 'v1',
+    operation: 'UploadReceipt',
+    variables: ({ body }) => ({ file: requiredFile(body, 'file'), useType: formField(body, 'useType') }),
+    respond: (data: { uploadReceipt: unknown }) => ({ status: 201, body: data.uploadReceipt }),
+  },
+  {
+    method: 'POST',
+    path: '/api/partner/extract-receipt',
+    family: 'legacy',
+    operation: 'LegacyExtractReceipt',
+    variables: ({ body }) => ({ file: requiredFile(body, 'file'), store: storeFlag(body) }),
+    respond: (data: { uploadReceipt: Record<string, unknown> }) => ({ status: 200, body: { success: true, ...data.uploadReceipt } }),
+  },
+];

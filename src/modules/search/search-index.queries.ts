@@ -1,0 +1,135 @@
+import { type Kysely, sql } from 'kysely';
+import pgvector from 'pgvector';
+import type { DB, SearchEntityType } from '../../platform/db/types.ts';
+
+const INDEX = 'search_documents__embedding_hnsw_idx';
+
+/**
+ * Types the vector column for the embedder's dimension and builds the HNSW cosine index. When the dimension
+ * changes, rows of the old dimension are dropped (they cannot be compared; `admin reindex` rebuilds them).
+ * Returns the number of rows dropped.
+ */
+export async function prepareVectorColumn(db: Kysely<DB>, dimensions: number): Promise<number> {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) throw new Error(`unsupported vector dimension ${dimensions}`);
+  const current = await sql<{ type: string }>`
+    select format_type(atttypid, atttypmod) as type from pg_attribute
+    where attrelid = 'search_documents'::regclass and attname = 'embedding'`.execute(db);
+  const wanted = `vector(${dimensions})`;
+  let dropped = 0;
+  if (current.rows[0]?.type !== wanted) {
+    await db.transaction().execute(async (trx) => {
+      const gone = await sql`delete from search_documents where vector_dims(embedding) <> ${dimensions}`.execute(trx);
+      dropped = Number(gone.numAffectedRows ?? 0);
+      await sql`drop index if exists ${sql.id(INDEX)}`.execute(trx);
+      await sql`alter table search_documents alter column embedding type ${sql.raw(wanted)}`.execute(trx);
+    });
+  }
+  await sql`create index if not exists ${sql.id(INDEX)} on search_documents using hnsw (embedding vector_cosine_ops)`.execute(db);
+  return dropped;
+}
+
+export interface SearchDocument {
+  entityType: SearchEntityType;
+  entityId: string;
+  tenantId: string;
+  text: string;
+  preview: string;
+  vendorName: string | null;
+  merchantName: string | null;
+  total: number | null;
+  date: string | null;
+}
+
+export async function upsertSearchDocuments(
+  db: Kysely<DB>,
+  embedderId: string,
+  docs: ReadonlyArray<SearchDocument & { embedding: Float32Array }>,
+): Promise<void> {
+  if (docs.length === 0) return;
+  await db
+    .insertInto('searchDocuments')
+    .values(docs.map(({ embedding, ...d }) => ({ ...d, embedderId, embedding: pgvector.toSql(Array.from(embedding)) as string, indexedAt: new Date() })))
+    .onConflict((oc) =>
+      oc.columns(['entityType', 'entityId']).doUpdateSet((eb) => ({
+        text: eb.ref('excluded.text'),
+        preview: eb.ref('excluded.preview'),
+        vendorName: eb.ref('excluded.vendorName'),
+        merchantName: eb.ref('excluded.merchantName'),
+        total: eb.ref('excluded.total'),
+        date: eb.ref('excluded.date'),
+        embedderId: eb.ref('excluded.embedderId'),
+        embedding: eb.ref('excluded.embedding'),
+        indexedAt: eb.ref('excluded.indexedAt'),
+      })),
+    )
+    .execute();
+}
+
+export interface SearchHit {
+  entityType: SearchEntityType;
+  entityId: string;
+  preview: string;
+  vendorName: string | null;
+  merchantName: string | null;
+  total: string | null;
+  date: string | null;
+  cosine: number;
+}
+
+/**
+ * The `limit` nearest rows to `vector` among the tenants' rows. The tenant filter is applied inside the HNSW
+ * scan with pgvector's iterative scan (relaxed order, re-sorted here), so a filtered query still returns
+ * `limit` rows when that many exist.
+ */
+export async function nearestSearchDocuments(
+  db: Kysely<DB>,
+  q: { tenantIds: readonly string[]; embedderId: string; vector: Float32Array; type?: SearchEntityType | null; limit: number },
+): Promise<SearchHit[]> {
+  if (q.tenantIds.length === 0) return [];
+  const v = pgvector.toSql(Array.from(q.vector)) as string;
+  return db.transaction().execute(async (trx) => {
+    await sql`set local hnsw.iterative_scan = relaxed_order`.execute(trx);
+    // A wider candidate list than pgvector's default 40: ~99% agreement with exact search at 10k rows.
+    await sql`set local hnsw.ef_search = ${sql.lit(Math.max(200, q.limit * 10))}`.execute(trx);
+    const rows = await sql<SearchHit>`
+      with nearest as materialized (
+        select entity_type, entity_id, preview, vendor_name, merchant_name, total, date,
+               embedding <=> ${v}::vector as distance
+        from search_documents
+        where tenant_id in (${sql.join(q.tenantIds)}) and embedder_id = ${q.embedderId}
+          ${q.type ? sql`and entity_type = ${q.type}` : sql``}
+        order by embedding <=> ${v}::vector
+        limit ${q.limit}
+      )
+      select entity_type, entity_id, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
+             1 - distance as cosine
+      from nearest order by distance, entity_id`.execute(trx);
+    return rows.rows.map((r) => ({ ...r, cosine: Number(r.cosine) }));
+  });
+}
+
+/** How many rows were embedded by another embedder than `embedderId` (they need `admin reindex`). */
+export async function countStaleSearchDocuments(db: Kysely<DB>, embedderId: string): Promise<number> {
+  const row = await db.selectFrom('searchDocuments').select((eb) => eb.fn.countAll<string>().as('n')).where('embedderId', '<>', embedderId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Removes rows of other embedders (after a reindex they describe entities that no longer exist). */
+export async function deleteStaleSearchDocuments(db: Kysely<DB>, embedderId: string): Promise<number> {
+  const res = await db.deleteFrom('searchDocuments').where('embedderId', '<>', embedderId).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+/** How many entities a full reindex covers. */
+export async function countIndexable(db: Kysely<DB>): Promise<number> {
+  const r = await sql<{ n: string }>`
+    select (select count(*) from invoices where status = 'processed')
+         + (select count(*) from receipts where status = 'processed')
+         + (select count(*) from vendors) as n`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** Refreshes the planner's statistics of the index table (row count, tenant distribution). */
+export async function analyzeSearchDocuments(db: Kysely<DB>): Promise<void> {
+  await sql`analyze search_documents`.execute(db);
+}

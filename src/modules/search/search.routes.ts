@@ -1,0 +1,35 @@
+import { jsonObject, optionalInt, optionalString, requiredText } from '../../platform/rest/input.ts';
+import type { RestRoute } from '../../platform/rest/route.ts';
+
+// The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
+
+export const searchRoutes: RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/partner/search',
+    family: 'v1',
+    operation: 'Search',
+    variables: ({ query }) => ({
+      query: requiredText(optionalString(query, 'q'), 'q'),
+      type: optionalString(query, 'type'),
+      limit: optionalInt(query, 'limit'),
+    }),
+    respond: (data: { search: unknown }) => ({ status: 200, body: { success: true, data: data.search } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/partner/tenants/{tenantId}/search',
+    family: 'v1',
+    operation: 'Search',
+    variables: ({ params, body }) => {
+      const json = jsonObject(body);
+      return {
+        tenantId: params.tenantId,
+        query: requiredText(json.query, 'query'),
+        type: json.type ?? undefined,
+        limit: json.limit ?? undefined,
+      };
+    },
+    respond: (data: { search: unknown }) => ({ status: 200, body: { success: true, data: data.search } }),
+  },
+];

@@ -1,0 +1,147 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/types.ts';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  disableWebhook,
+  nextDueAt,
+  recordAttempt,
+  releaseClaim,
+} from './webhooks.queries.ts';
+import { assertPublicUrl, type GuardOptions, type PublicUrl } from '../../platform/net/outbound-guard.ts';
+import { type SendResult, send } from './sender.ts';
+import { signedHeaders } from './signature.ts';
+
+export interface DeliveryLoopOptions {
+  /** Delay before each retry; after the last retry fails the delivery is `failed`. */
+  retryScheduleMs: readonly number[];
+  allowLoopback: boolean;
+  /** Extra trusted CA certificates (PEM) for https receivers (tests). */
+  ca?: string;
+  resolve?: GuardOptions['resolve'];
+  /** Per attempt (default 15 s). */
+  timeoutMs?: number;
+  /** Upper bound of the wait between two looks at the queue (default 1 s): deliveries queued by other instances. */
+  pollMs?: number;
+  batchSize?: number;
+  log: { warn(obj: object, msg: string): void };
+}
+
+// A claim outlives the longest attempt (timeout + recording), so a live worker never loses its delivery.
+const LOCK_SECONDS = 30;
+
+/**
+ * Sends due deliveries until stopped. Claims are one short statement; the HTTP calls happen outside any
+ * transaction (PGlite has one backend). A process killed mid-attempt leaves a lock that expires, and the
+ * delivery is sent again (at least once; receivers dedupe on webhook-id).
+ */
+export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const pollMs = options.pollMs ?? 1000;
+  const batchSize = options.batchSize ?? 10;
+  const stopping = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  async function attempt(d: ClaimedDelivery): Promise<void> {
+    const payload = (typeof d.payload === 'string' ? JSON.parse(d.payload) : d.payload) as Record<string, unknown>;
+    // Top-level order as documented (jsonb does not keep key order); the same bytes on every retry.
+    const body = JSON.stringify({ type: payload.type, timestamp: payload.timestamp, data: payload.data });
+    const now = new Date();
+    const secrets = [d.secret];
+    if (d.previousSecret && d.previousSecretExpiresAt && new Date(d.previousSecretExpiresAt) > now) secrets.push(d.previousSecret);
+    let result: SendResult;
+    let target: PublicUrl | undefined;
+    try {
+      // DNS may have changed since registration: check again, and connect to exactly what was checked.
+      target = await assertPublicUrl(d.url, { allowLoopback: options.allowLoopback, resolve: options.resolve });
+    } catch (err) {
+      result = { statusCode: null, latencyMs: 0, error: `not sent: ${(err as Error).message}` };
+    }
+    if (target) {
+      const headers = signedHeaders(secrets, d.eventId, body, now);
+      result = await send(target, headers, body, { timeoutMs, ca: options.ca, signal: stopping.signal });
+      // Cut short by shutdown: not an attempt; handed back to be sent again (by whichever instance runs next).
+      if (stopping.signal.aborted && result.statusCode === null) return releaseClaim(db, d);
+    }
+    const outcome = decide(d, result!, now);
+    await db.transaction().execute(async (trx) => {
+      const recorded = await recordAttempt(trx, d, outcome);
+      if (recorded && result.statusCode === 410) {
+        await disableWebhook(trx, d.webhookId, `the endpoint answered 410 Gone on ${now.toISOString()}`);
+      }
+    });
+  }
+
+  function decide(d: ClaimedDelivery, result: SendResult, startedAt: Date): AttemptOutcome {
+    const base = { startedAt, statusCode: result.statusCode, latencyMs: result.latencyMs, error: result.error };
+    const code = result.statusCode ?? 0;
+    if (code >= 200 && code < 300) return { ...base, status: 'delivered' };
+    if (code === 410) return { ...base, status: 'failed' };
+    const sinceQueued = d.attempts + 1 - d.retryFrom;
+    const delay = options.retryScheduleMs[sinceQueued - 1];
+    if (delay === undefined) return { ...base, status: 'failed' };
+    return { ...base, status: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
+  }
+
+  async function tick(): Promise<void> {
+    try {
+      for (;;) {
+        const claimed = await claimDueDeliveries(db, batchSize, LOCK_SECONDS);
+        await Promise.all(
+          claimed.map((d) => attempt(d).catch((err) => options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not recorded'))),
+        );
+        if (claimed.length < batchSize || stopping.signal.aborted) break;
+      }
+    } catch (err) {
+      if (!stopping.signal.aborted) options.log.warn({ err }, 'webhook delivery loop failed; retrying');
+    }
+  }
+
+  async function plan(): Promise<void> {
+    if (stopping.signal.aborted) return;
+    let wait = pollMs;
+    try {
+      const due = await nextDueAt(db);
+      if (due) wait = Math.min(pollMs, Math.max(0, new Date(due).getTime() - Date.now()));
+    } catch {
+      // the next tick reports database trouble
+    }
+    if (stopping.signal.aborted) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, wait);
+    timer.unref();
+  }
+
+  function run(): void {
+    if (stopping.signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = tick()
+      .then(plan)
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+  }
+
+  run();
+  return {
+    /** Look at the queue now (deliveries were just committed). */
+    wake: run,
+    /** Stops claiming; attempts in flight are abandoned (their locks expire) and the loop's work awaited. */
+    async stop(): Promise<void> {
+      stopping.abort();
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+export type DeliveryLoop = ReturnType<typeof startDeliveryLoop>;

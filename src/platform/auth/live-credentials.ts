@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import { liveKeyHashes } from '../../modules/partners/api-keys.queries.ts';
+import type { DB } from '../db/types.ts';
+import { liveSessionHashes } from '../../modules/embed/users.queries.ts';
+import { hashApiKey } from './api-key.ts';
+
+/** A credential an open connection was authenticated with: an API key or a browser session's cookie token. */
+export interface Credential {
+  kind: 'key' | 'session';
+  secret: string;
+}
+
+/**
+ * Which of these credentials are still live (keys not revoked, sessions not expired), in two statements whatever
+ * their number. Both tables keep the SHA-256 of the secret, never the secret.
+ */
+export function createCredentialCheck(db: Kysely<DB>, now: () => Date = () => new Date()) {
+  return async function stillLive(credentials: readonly Credential[]): Promise<Set<Credential>> {
+    const hashed = credentials.map((c) => ({ credential: c, hash: hashApiKey(c.secret) }));
+    const [keys, sessions] = await Promise.all([
+      liveKeyHashes(db, [...new Set(hashed.filter((h) => h.credential.kind === 'key').map((h) => h.hash))]),
+      liveSessionHashes(db, [...new Set(hashed.filter((h) => h.credential.kind === 'session').map((h) => h.hash))], now()),
+    ]);
+    const live = new Set([...keys, ...sessions]);
+    return new Set(hashed.filter((h) => live.has(h.hash)).map((h) => h.credential));
+  };
+}
+export type CredentialCheck = ReturnType<typeof createCredentialCheck>;

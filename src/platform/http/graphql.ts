@@ -1,0 +1,190 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema, OperationTypeNode } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { type Authenticate, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
+import type { CreateContext, RequestContext } from '../../app/context.ts';
+import type { CredentialCheck } from '../auth/live-credentials.ts';
+import { httpStatus } from './error-status.ts';
+import { AppError, InvalidInput, RateLimited, Unauthenticated } from '../errors.ts';
+import { deadlineFor } from '../graphql/deadline.ts';
+import type { OperationGuard } from '../graphql/limits.ts';
+import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
+import { formatGraphQLError } from './format-error.ts';
+import { readCookie, SESSION_COOKIE } from './cookies.ts';
+import { operationFromMultipart } from './graphql-multipart.ts';
+import { serveGraphQLWs } from './graphql-ws.ts';
+import { readMultipart } from './multipart.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    rateLimit: RateDecision | null;
+    /** The kind of operation the guard let through (queries get an execution deadline). */
+    graphqlOperation: OperationTypeNode | null;
+  }
+}
+
+/** `extensions.rateLimit` on every GraphQL response of a limited key: {policy, limit, remaining, reset}. */
+const rateLimitExtensions: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ contextValue, response }) {
+        const limit = contextValue.rateLimit;
+        if (!limit || limit.limit === null || response.body.kind !== 'single') return;
+        const result = response.body.singleResult;
+        result.extensions = { ...result.extensions, rateLimit: { policy: limit.policy.name, limit: limit.limit, remaining: limit.remaining, reset: limit.reset } };
+      },
+    };
+  },
+};
+
+/** The largest JSON body /graphql reads (the biggest legitimate variable, a data-URL logo, is 100,000 characters). */
+const MAX_JSON_BODY_BYTES = 512 * 1024;
+
+export interface GraphQLEndpoint {
+  /** Closes every WebSocket (clients see 1001 Going Away) and stops Apollo. */
+  stop(): Promise<void>;
+}
+
+/** `/graphql` over HTTP (Apollo Server) and graphql-ws subscriptions on the same path. */
+export async function mountGraphQL(
+  app: FastifyInstance,
+  deps: {
+    schema: GraphQLSchema;
+    authenticate: Authenticate;
+    createContext: CreateContext;
+    /** Every operation counts as one request against the key's limits. */
+    rateLimit: (principal: Principal, channel: 'graphql') => Promise<RateDecision>;
+    /** The principal of a browser session cookie (the tenant pages), or null when it is not live. */
+    sessionAuth: (token: string) => Promise<Principal | null>;
+    /** Depth, alias, token and cost limits and the text rule, for HTTP and WebSocket operations alike. */
+    guard: OperationGuard;
+    /** Open WebSockets re-check their credential with this, on revocations here and every `recheckMs`. */
+    credentials: { stillLive: CredentialCheck; onChange: (listener: () => void) => void };
+    recheckMs: number;
+  },
+): Promise<GraphQLEndpoint> {
+  /** An API key when one is sent; otherwise the session cookie of a signed-in tenant user. */
+  async function principalOf(headers: Record<string, string | string[] | undefined>): Promise<Principal> {
+    const cookie = readCookie(headers.cookie, SESSION_COOKIE);
+    if (cookie && !headers['x-api-key'] && !headers.authorization) {
+      const principal = await deps.sessionAuth(cookie);
+      if (principal) return principal;
+      throw new Unauthenticated('your session has ended: sign in again');
+    }
+    return deps.authenticate(keyFromHeaders(headers, 'either'));
+  }
+
+  const formatError = formatGraphQLError(app.log);
+  const apollo = new ApolloServer<RequestContext>({
+    schema: deps.schema,
+    // Partners generate typed clients from introspection; it is only reachable with a valid key anyway.
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    // Every document goes through the guard first; a hash-only persisted query would skip it.
+    persistedQueries: false,
+    formatError,
+    plugins: [fastifyApolloDrainPlugin(app), rateLimitExtensions],
+  });
+  await apollo.start();
+
+  app.decorateRequest('principal', null);
+  app.decorateRequest('rateLimit', null);
+  app.decorateRequest('graphqlOperation', null);
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    // A JSON request is a document of at most GRAPHQL_MAX_TOKENS tokens and its variables: a larger body is refused
+    // while it is read, before anything parses it. (File uploads are multipart: their parts have their own limits.)
+    bodyLimit: MAX_JSON_BODY_BYTES,
+    errorHandler: (error, request, reply) => {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== 413) throw error;
+      const message = `request body is larger than ${MAX_JSON_BODY_BYTES / 1024} KB: a GraphQL request is a document and its variables (send files as multipart uploads)`;
+      return reply.code(400).send({ error: message, errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+    },
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method === 'OPTIONS') return;
+      try {
+        request.principal = await principalOf(request.headers);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // Both shapes: `error` like the REST families, `errors` for GraphQL clients.
+        return reply.code(401).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
+      }
+      const limit = await deps.rateLimit(request.principal, 'graphql');
+      reply.headers(rateLimitHeaders(limit));
+      if (!limit.allowed) {
+        const refused = RateLimited.of(limit);
+        return reply
+          .code(httpStatus(refused.code))
+          .header('retry-after', String(refused.retryAfter))
+          .send({ error: refused.message, retryAfter: refused.retryAfter, errors: [{ message: refused.message, extensions: { code: refused.code, retryAfter: refused.retryAfter } }] });
+      }
+      request.rateLimit = limit;
+      // File uploads (GraphQL multipart request spec), read only once the caller is known. Apollo's CSRF
+      // prevention still applies: browsers' simple multipart posts need the Apollo-Require-Preflight header.
+      if (request.method === 'POST' && request.isMultipart()) {
+        try {
+          request.body = operationFromMultipart(await readMultipart(request));
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          // A GraphQL multipart request follows the table's legacy column: an oversized file is 413.
+          return reply.code(httpStatus(err.code, 'legacy')).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
+        }
+      }
+      try {
+        request.graphqlOperation = guardRequest(deps.guard, request) ?? null;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const fields = err.code === 'BAD_USER_INPUT' ? { fields: err.details.fields } : {};
+        return reply.code(httpStatus(err.code)).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code, ...fields } }] });
+      }
+    },
+    handler: fastifyApolloHandler(apollo, {
+      context: async (request) => ({
+        ...deps.createContext(request.principal!, request.id, request.log),
+        rateLimit: request.rateLimit ?? undefined,
+        deadline: deadlineFor(request.graphqlOperation ?? undefined, deps.guard.limits.deadlineMs),
+      }),
+    }),
+  });
+
+  const wss = new WebSocketServer({ server: app.server, path: '/graphql' });
+  const ws = serveGraphQLWs(wss, { ...deps, formatError, log: app.log });
+
+  return {
+    async stop() {
+      await ws.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await apollo.stop();
+    },
+  };
+}
+
+/**
+ * The guard's checks on an HTTP request's operation (GET query string or POST body). Requests without a document,
+ * and documents with syntax or validation errors, are left to Apollo to refuse its usual way.
+ */
+function guardRequest(guard: OperationGuard, request: FastifyRequest): OperationTypeNode | undefined {
+  const params = (request.method === 'GET' ? request.query : request.body) as Record<string, unknown> | undefined;
+  if (!params || typeof params !== 'object' || typeof params.query !== 'string') return undefined;
+  const parsed = guard.parse(params.query);
+  if ('syntaxError' in parsed || parsed.errors.length) return undefined;
+  let variables = params.variables;
+  if (typeof variables === 'string') {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      return undefined;
+    }
+  }
+  const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
+  const operation = guard.check(parsed.document, variables ?? {}, operationName);
+  if (operation === 'subscription') {
+    throw new InvalidInput('subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on this same path, not over HTTP');
+  }
+  return operation;
+}
