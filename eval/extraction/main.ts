@@ -5,7 +5,7 @@
 //
 // <dir> holds manifest.json ([{file, kind, expected, language?, layout?}]). Invoices are scored as delivered (an
 // e-invoice the document carries first); --text-only scores the visible-text engine alone. --pages reads pre-read
-// pages (src/extraction/dump-pages.ts, the text engine alone) instead of running the reader. --strip-attachments evaluates copies of the PDFs
+// pages (tools/dump-pages.ts, the text engine alone) instead of running the reader. --strip-attachments evaluates copies of the PDFs
 // without their embedded files (the e-invoice XML), so the text engine's own figure shows. --corpus generates
 // invoices (corpus/) into --out or a temporary folder (removed afterwards) and evaluates them.
 

@@ -80,7 +80,7 @@ export function createSearchService(
 
     indexVendors: (vendors: readonly Vendor[]) => index(vendors.map(searchDocumentOfVendor)),
 
-    /** Indexes ready-made documents in one embed + upsert (src/search-eval.ts loads synthetic distractors with it). */
+    /** Indexes ready-made documents in one embed + upsert (eval/search loads synthetic distractors with it). */
     indexDocuments: (docs: readonly SearchDocument[]) => index([...docs]),
 
     /** Indexes processed invoices and (again, with their new counts) the vendors they belong to. */
