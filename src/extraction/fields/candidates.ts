@@ -99,6 +99,8 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
       const vx = spanX(next, from, to);
       return overlapX(x0, x1, vx.x0, vx.x1) > 0;
     };
+    // An item table's header row: what lies under it belongs to its columns.
+    if (new Set(doc.columnHits[j]!.map((h) => h.field)).size >= 3) return null;
     // Another label in the same place: this is a column of labels, not of values.
     if (doc.hits[j]!.some((h) => !h.weak && inRange(h.start, h.end))) return null;
     // Read the runs of text under the label (cells of a row), so a finder anchored at its text's start still works.

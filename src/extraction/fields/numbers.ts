@@ -5,7 +5,7 @@ import { candidates, cells, merge, type FieldCandidate, type Found } from './can
 import type { InvoiceDoc } from './doc.ts';
 
 // An optional series prefix of capitals before the number (Portuguese "FT 2024/88", "INV 0042").
-const TOKEN = /^[\s:#.\-–]*(?:(?:[nN][°ºoO]|[nN][rR]|[nN][uU][mM](?:[mM][eE][rR]|[bB][eE][rR])?)\.?\s*[:#.]?\s*)?((?:[A-Z]{1,4} (?=\d))?[A-Za-z0-9][A-Za-z0-9_\-/.]*)/;
+const TOKEN = /^[\s:#.\-–°º]*(?:(?:[nN][°ºoO]|[nN][rR]|[nN][uU][mM](?:[mM][eE][rR]|[bB][eE][rR])?)\.?\s*[:#.]?\s*)?((?:[A-Z]{1,4} (?=\d))?[A-Za-z0-9][A-Za-z0-9_\-/.]*)/;
 const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 const MONEY_LIKE = /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/;
 

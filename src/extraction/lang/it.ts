@@ -6,7 +6,7 @@ export const it: LanguageData = {
   markers: ['il', 'lo', 'la', 'gli', 'le', 'di', 'del', 'della', 'dei', 'e', 'per', 'con', 'da', 'al', 'fattura', 'data', 'importo', 'quantità', 'prezzo', 'totale', 'iva', 'imponibile', 'cliente', 'scadenza', 'pagamento', 'descrizione', 'partita', 'codice', 'fiscale', 'via', 'euro', 'grazie', 'numero', 'documento'],
   dayFirst: true,
   decimal: ',',
-  invoiceTitle: ['fattura', 'fattura elettronica', 'nota di credito', 'fattura accompagnatoria', 'fattura proforma'],
+  invoiceTitle: ['fattura', 'fattura differita', 'fattura immediata', 'fattura elettronica', 'nota di credito', 'fattura accompagnatoria', 'fattura proforma'],
   labels: {
     invoiceNumber: ['numero fattura', 'numero della fattura', 'fattura n.', 'fattura nr.', 'fattura numero', 'fattura n°', 'n. fattura', 'nr. fattura', 'n° fattura', 'numero documento', 'n. documento', 'documento n.', '~numero', '~n.', '~nr.', '~fattura', 'num. doc.', 'nr. documento', 'n. doc.', 'numero doc.'],
     invoiceDate: ['data fattura', 'data della fattura', 'data di emissione', 'data emissione', 'data documento', 'emessa il', '~data', '~del'],
