@@ -2,6 +2,7 @@
 // Generous on purpose (both day/month orders, both decimal separators): it confirms an e-invoice's values, it
 // never picks one.
 import type { PageText } from '../types.ts';
+import { stripAccents } from '../fields/dates.ts';
 import { isoDay } from './values.ts';
 
 export interface PrintedText {
@@ -19,7 +20,7 @@ export interface PrintedText {
   dates: Set<string>;
 }
 
-export const fold = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+export const fold = (s: string): string => stripAccents(s).toLowerCase();
 export const spacedOf = (s: string): string => fold(s).replace(/[^a-z0-9]+/g, ' ').trim();
 export const compactOf = (s: string): string => fold(s).replace(/[^a-z0-9]+/g, '');
 
