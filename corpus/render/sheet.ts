@@ -46,12 +46,22 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
     y += lead(size + 1) + 2;
   };
   const row = (x: number, top: number, width: number, [label, value]: Row) => {
-    c.text(lab(ctx, label), x + 4, top + 2, { size: small });
+    // A long label wraps within its column, as viewers print it ("Nombre de la / empresa:").
+    // Type as small as it takes for the longest word to fit its column (a long e-mail address in half a page).
+    const fit = (text: string, w: number, start: number) => {
+      let sz = start;
+      while (sz > 5 && Math.max(...text.split(/\s+/).map((word) => c.measure(word, sz))) > w) sz -= 0.5;
+      return sz;
+    };
+    const ls = fit(lab(ctx, label), indent - 8, small);
+    const labels = c.wrap(lab(ctx, label), indent - 8, ls);
+    labels.forEach((l, i) => c.text(l, x + 4, top + 2 + i * lead(ls), { size: ls }));
     const vx = x + indent;
-    const lines = c.wrap(value, width - indent - 6, size);
-    if (grey) c.rect(vx, top, width - indent, lines.length * lead(size) + 3, { fill: '#eeeeee' });
-    lines.forEach((l, i) => c.text(l, vx + 3, top + 1.5 + i * lead(size), { size }));
-    return lines.length * lead(size) + (grey ? 4 : 2);
+    const vs = fit(value, width - indent - 6, size);
+    const lines = c.wrap(value, width - indent - 6, vs);
+    if (grey) c.rect(vx, top, width - indent, lines.length * lead(vs) + 3, { fill: '#eeeeee' });
+    lines.forEach((l, i) => c.text(l, vx + 3, top + 1.5 + i * lead(vs), { size: vs }));
+    return Math.max(lines.length * lead(vs), labels.length * lead(ls)) + (grey ? 4 : 2);
   };
   /** A section's rows: balanced over two columns (left first, top to bottom) or in one. */
   const rows = (list: Row[]) => {
