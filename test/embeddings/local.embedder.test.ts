@@ -16,11 +16,13 @@ async function cos(a: string, b: string): Promise<number> {
   return cosine(va!, vb!);
 }
 
-test('loads the shared cache quickly: 100k words, 100 word dims + 256 n-gram buckets', () => {
+// The load time is a benchmark figure (`npm run bench`); here only a bound far above it, so a shared loaded
+// machine cannot fail the test while rebuilding the cache instead of loading it (tens of seconds) still does.
+test('loads the shared cache: 100k words, 100 word dims + 256 n-gram buckets', () => {
   expect(embedder.id).toBe(LOCAL_EMBEDDER_ID);
   expect(embedder.vocabularySize).toBe(100_000);
   expect(embedder.dimensions).toBe(356);
-  expect(embedder.loadMs).toBeLessThan(1000);
+  expect(embedder.loadMs).toBeLessThan(10_000);
 });
 
 test('one unit vector per text, in order; the same text always gives the same vector', async () => {
