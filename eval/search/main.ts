@@ -267,7 +267,7 @@ function stageTable(title: string, s: StageReport): string {
 
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
-  const config = loadConfig(process.env);
+  const config = loadConfig();
   const manifest = JSON.parse(await readFile(path.join(args.dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
   const judgements = JSON.parse(await readFile(args.queries, 'utf8')) as Judgement[];
   if (!Array.isArray(manifest) || !Array.isArray(judgements)) throw new Error('manifest and queries must be JSON arrays');

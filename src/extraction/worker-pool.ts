@@ -21,6 +21,7 @@ import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './r
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
 import type { FileType } from './types.ts';
 import { startWorker } from './worker-thread.ts';
+import { siblingModule } from '../platform/lib/module-file.ts';
 
 export interface ReadPoolOptions {
   /** Number of worker threads; default os.availableParallelism() (min 1). */
@@ -110,7 +111,7 @@ export class ReadPool {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SLICE_TIMEOUT_MS;
     this.limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
     this.sliceMs = options.sliceMs ?? SLICE_MS;
-    this.workerUrl = options.workerUrl ?? new URL('./read.worker.ts', import.meta.url);
+    this.workerUrl = options.workerUrl ?? siblingModule('./read.worker', import.meta.url);
     this.ocr = options.ocr ?? {};
     this.onOcrStatus = options.onOcrStatus;
     if (options.warm) for (let i = 0; i < this.size; i++) this.spawn();

@@ -296,7 +296,7 @@ describe('npm run seed', () => {
     rmSync(DATA_DIR, { recursive: true, force: true });
   });
 
-  // `npm run seed -- …` is `tsx src/cli.ts seed …`.
+  // `npm run seed -- …` runs dist/cli.js seed …; the test runs the same CLI from the sources through tsx.
   function seedCommand(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
     const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'seed', ...args], { cwd: ROOT, env: ENV });
     running.push(proc);

@@ -27,7 +27,7 @@ export function startServerProcess(env: NodeJS.ProcessEnv, running: ChildProcess
         resolve({ proc, base: `http://127.0.0.1:${m[1]}`, output: () => out, exited });
       }
     }, 50);
-    exited.then((code) => {
+    void exited.then((code) => {
       clearInterval(timer);
       reject(new Error(`server exited with ${code}: ${out}`));
     });

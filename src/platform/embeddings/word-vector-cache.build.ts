@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BuildMessage, BuildRequest } from './word-vector-cache.child.ts';
 import { wordVectorCacheFile } from './word-vector-cache.ts';
 import { DEFAULT_MAX_WORDS } from './word-vector-select.ts';
+import { isTypeScriptModule, siblingModule } from '../lib/module-file.ts';
 
 export interface BuildWordVectorCacheOptions {
   onProgress?(done: number, total: number): void;
@@ -22,12 +23,12 @@ export interface BuiltWordVectorCache {
 }
 
 const require = createRequire(import.meta.url);
-const CHILD_ENTRY = fileURLToPath(new URL('./word-vector-cache.child.ts', import.meta.url));
+const CHILD_ENTRY = fileURLToPath(siblingModule('./word-vector-cache.child', import.meta.url));
 
 /**
  * Converts the package's JSON into `dir`/wink-sg-100d.v1.bin (written to a temporary file, then renamed, so readers
- * never see a partial cache). The conversion runs in a child process (tsx registered there with `--import`) so this
- * process never holds the ~1 GB the JSON takes.
+ * never see a partial cache). The conversion runs in a child process (from the sources, tsx registered there with
+ * `--import`) so this process never holds the ~1 GB the JSON takes.
  */
 export async function buildWordVectorCache(dir: string, opts: BuildWordVectorCacheOptions = {}): Promise<BuiltWordVectorCache> {
   const started = performance.now();
@@ -36,8 +37,9 @@ export async function buildWordVectorCache(dir: string, opts: BuildWordVectorCac
     file: wordVectorCacheFile(dir),
     maxWords: opts.maxWords ?? DEFAULT_MAX_WORDS,
   };
-  const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsxLoader, CHILD_ENTRY, JSON.stringify(req)], {
+  // From the sources the child needs tsx (a dev dependency); from dist/ it is plain JavaScript.
+  const loader = isTypeScriptModule(import.meta.url) ? ['--import', pathToFileURL(require.resolve('tsx')).href] : [];
+  const child = spawn(process.execPath, [...loader, CHILD_ENTRY, JSON.stringify(req)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

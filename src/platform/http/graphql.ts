@@ -103,7 +103,8 @@ export async function mountGraphQL(
       const status = (error as { statusCode?: number }).statusCode;
       if (status !== 413) throw error;
       const message = `request body is larger than ${MAX_JSON_BODY_BYTES / 1024} KB: a GraphQL request is a document and its variables (send files as multipart uploads)`;
-      return reply.code(400).send({ error: message, errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+      // Sent, not returned: a FastifyReply is thenable, and this handler's result is not awaited.
+      void reply.code(400).send({ error: message, errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
     },
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.method === 'OPTIONS') return;
