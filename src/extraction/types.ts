@@ -45,7 +45,8 @@ export interface ExtractedLineItem {
 /** 0–100 per field: how much evidence backs the value (0 when not found). */
 export type FieldConfidences = Record<string, number>;
 
-export interface ExtractedInvoiceFields {
+/** An invoice's header fields: what extraction reads and the API shows under the same names. */
+export interface InvoiceHeader {
   vendorName: string | null;
   invoiceNumber: string | null;
   /** ISO yyyy-mm-dd. */
@@ -56,6 +57,9 @@ export interface ExtractedInvoiceFields {
   total: number | null;
   /** ISO 4217, only when the document gives evidence for it. */
   currency: string | null;
+}
+
+export interface ExtractedInvoiceFields extends InvoiceHeader {
   lineItems: ExtractedLineItem[];
   /** 0–100 overall. */
   confidence: number;

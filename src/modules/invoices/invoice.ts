@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { CategorizeLines } from '../../extraction/categorizer.ts';
-import type { ExtractedLineItem, InvoiceSource } from '../../extraction/types.ts';
+import type { ExtractedLineItem, InvoiceHeader, InvoiceSource } from '../../extraction/types.ts';
 import type { DocumentsTable } from '../../platform/db/types.ts';
 import type { InvoiceLineItemRow, InvoiceRow } from './invoices.queries.ts';
 
@@ -14,20 +14,12 @@ export interface LineItem extends ExtractedLineItem {
 }
 
 /** An invoice as the API shows it (ExtractedInvoice), plus what the service needs to know of it. */
-export interface Invoice {
+export interface Invoice extends InvoiceHeader {
   id: string;
   tenantId: string;
   documentId: string;
   storeId: string | null;
   vendorId: string | null;
-  vendorName: string | null;
-  invoiceNumber: string | null;
-  invoiceDate: string | null;
-  dueDate: string | null;
-  subtotal: number | null;
-  tax: number | null;
-  total: number | null;
-  currency: string | null;
   extractionConfidence: number | null;
   fieldConfidences: Record<string, number>;
   /** Where the values came from (DESIGN §9); null until processed, and for invoices recorded before it was kept. */
