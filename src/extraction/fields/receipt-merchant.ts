@@ -17,11 +17,29 @@ const OWNED_BY = /^\s*\(?\s*(?:own(?:ed)?|operated|managed)\s+by\s*:?\s*/i;
 /** A registration number with more after it ("… SB (306295-X) FKA …"): the name ends before it. */
 const MID_REG_NUMBER = /\s*[([]\s*\d{4,}\s*-?\s*[A-Z0-9]{1,2}\s*[)\]]\s*(?=\S)/i;
 
+/** A legal form that ends a company's name; what follows it on the line is a branch or place ("… CO. THE GARDENS MALL"). */
+const NAME_END_FORM = /\b(?:SDN\.?\s?BHD\.?|BHD\.?|Ltd\.?|Limited|LLC|Inc\.?|Corp\.?|Co\.|PLC|LLP|GmbH)(?=\s+\p{L})/giu;
+
+/** The name up to its closing legal form, when words without a legal form of their own follow it on the line. */
+function cutAfterForm(name: string): string {
+  for (const m of name.matchAll(NAME_END_FORM)) {
+    const end = m.index + m[0].length;
+    if (!COMPANY_FORM.test(name.slice(end)) && !/\b(?:KG|AG|OHG)\b/.test(name.slice(end))) return name.slice(0, end);
+  }
+  return name;
+}
+
+/** Letters OCR reads as digits when they stand alone. */
+const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '3': 'B', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
+/** An initial joined by "&" to a word of the name ("3 & BEST" is "B & BEST", "M & 5 TRADING" is "M & S TRADING"). */
+const DIGIT_INITIAL = /(?<![\p{L}\d.,&-]\s?)(?<![\p{L}\d])\d(?=\s?&\s?\p{L})|(?<=\p{L}\s?&\s?)\d(?![\p{L}\d])/gu;
+
 /** Undo OCR slips inside legal forms: "5dn Bhd" → "Sdn Bhd", "SDNBHD" and "PAPERSDN BHD" → "… SDN BHD". */
 export function cleanMerchant(name: string): string {
   const cut = name.match(MID_REG_NUMBER);
   const own = cut && /\p{L}{2}/u.test(name.slice(0, cut.index)) ? name.slice(0, cut.index) : name;
-  return fixTradeWords(own)
+  return fixTradeWords(cutAfterForm(own))
+    .replace(DIGIT_INITIAL, (d) => DIGIT_AS_LETTER[d] ?? d)
     .replace(OWNED_BY, '')
     .replace(/\b5dn\b/gi, (m) => (m[1] === 'D' ? 'SDN' : 'Sdn'))
     // The word before BHD starting with S is SDN however OCR read it ("SLII BHD", "S0#. BHD"), except "SONS".
@@ -31,7 +49,8 @@ export function cleanMerchant(name: string): string {
     .replace(/(?<=\S)(sdn\.?\s?bhd)/gi, ' $1')
     .replace(/\b(sdn\.?)(bhd)/gi, '$1 $2')
     .replace(/(\)|\p{L})(?=\(\d)/gu, '$1 ')
-    .replace(REG_NUMBER, '')
+    // A bare number of three or four digits ends a name ("ZIEDS 2001", "AMPANG 210"); registration numbers are longer or marked.
+    .replace(REG_NUMBER, (m) => (/^\s*\d{3,4}\s*$/.test(m) ? m : ''))
     .replace(/[\s,:;-]+$/, '')
     .trim();
 }
@@ -41,16 +60,17 @@ const NAME_LINE = /^(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)(?:\s+(?:[\p{Lu}\d&'.-
 
 /**
  * The first part of a name the printer split over two lines ("NORTH HILL" over "STATIONERY SDN. BHD",
- * "KLM BUILDING SUPPLY" over "TRADING"): the line right above the legal entity, as tall (±20%), at most one line
+ * "KLM BUILDING SUPPLY" over "TRADING"): the line right above the legal entity, as tall (±20%; at most 10% taller
+ * when the line below is a name of its own, since a brand line above a company is printed larger), at most one line
  * height above it, of letters with at most a short number, and no title or address; no legal form of its own either,
  * unless the line below is a legal form alone.
  */
-export function nameAbove(line: Line, lines: Line[], formOnly = false): string | null {
+export function nameAbove(line: Line, lines: Line[], formOnly = false, maxRatio = 1.2): string | null {
   const above = lines.filter((l) => l.page === line.page && l.index < line.index).at(-1);
   if (!above) return null;
   const text = clean(above.text);
   const ratio = above.height / line.height;
-  if (ratio < 0.85 || ratio > 1.2 || line.y - (above.y + above.height) > line.height) return null;
+  if (ratio < 0.85 || ratio > maxRatio || line.y - (above.y + above.height) > line.height) return null;
   const letters = text.replace(/[^\p{L}]/gu, '').length;
   if (letters < 4 || /\d{4,}/.test(text) || !NAME_LINE.test(text) || text.split(' ').length > 5) return null;
   if ((LEGAL_FORM.test(text) && !formOnly) || NOT_MERCHANT.test(text) || ADDRESS.test(text)) return null;
@@ -83,11 +103,13 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
     const own = cleanMerchant(c.name);
     const company = COMPANY_FORM.test(own);
     const legal = company || LEGAL_FORM.test(own);
-    // Only a legal form with at most one word of its own continues a line above; "K&L FRESH FOODS SDN BHD" under a
-    // brand line ("GREEN LEAF") is whole.
-    const rest = own.replace(new RegExp(LEGAL_FORM.source, 'gi'), ' ').replace(/[^\p{L}\d&\s]/gu, '').trim();
+    // A legal entity continues the line above ("WESTERN EASTERN" over "STATIONERY SDN BHD"); one with words of its
+    // own only under a line of its own size (a brand line above a company, "GREEN LEAF" over "K&L FRESH FOODS SDN
+    // BHD", is printed larger), and never one that names who runs the shop ("OWNED BY: …").
+    const rest = own.replace(new RegExp(LEGAL_FORM.source, 'giu'), ' ').replace(/[^\p{L}\d&\s]/gu, '').trim();
     const words = rest.split(/\s+/).filter(Boolean).length;
-    const first = legal && words <= 1 && startsLine(c.name, c.line) ? nameAbove(c.line, lines, words === 0) : null;
+    const joins = legal && startsLine(c.name, c.line) && !OWNED_BY.test(c.line.text);
+    const first = joins ? nameAbove(c.line, lines, words === 0, words <= 1 ? 1.2 : 1.1) : null;
     const name = first ? `${first} ${own}` : own;
     let score = c.score;
     if (legal) score += 2;
@@ -98,7 +120,7 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
     if (NOT_MERCHANT.test(name) && !legal) score -= 4;
     if (name.replace(/[^\p{L}]/gu, '').length < 3) score -= 3;
     // A legal form alone ("SIA" cut from its quoted name) names nobody.
-    if (name.replace(new RegExp(LEGAL_FORM.source, 'gi'), '').replace(/[^\p{L}]/gu, '').length < 2) score -= 5;
+    if (name.replace(new RegExp(LEGAL_FORM.source, 'giu'), '').replace(/[^\p{L}]/gu, '').length < 2) score -= 5;
     return { name, score, line: c.line };
   });
   scored.sort((a, b) => b.score - a.score);

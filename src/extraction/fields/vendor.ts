@@ -3,7 +3,7 @@ import { spanX, type Line } from './layout.ts';
 import { stripAccents } from './dates.ts';
 
 export const LEGAL_FORM =
-  /\b(GmbH|AG|KG|OHG|UG|e\.?K\.?|SARL|SAS|SASU|SA|EURL|SNC|Ltd\.?|Limited|LLC|L\.L\.C\.|Inc\.?|Corp\.?|Corporation|Co\.?|PLC|LLP|S\.?A\.?|S\.?L\.?|S\.?p\.?A\.?|S\.?r\.?l\.?|B\.?V\.?|N\.?V\.?|Oy|AB|ApS|A\/S|SIA|AS|UAB|SDN\.?\s?BHD\.?|BHD|S\/B|Pte\.?\s?Ltd|ENTERPRISE|TRADING|RESTAURANT|PHARMACY|HARDWARE|BOOKSTORES?|STORES?|MARKET|CAFE|HOTEL)\b/i;
+  /\b(GmbH|AG|KG|OHG|UG|e\.?K\.?|SARL|SAS|SASU|SA|EURL|SNC|Ltd\.?|Limited|LLC|L\.L\.C\.|Inc\.?|Corp\.?|Corporation|Co\.?|PLC|LLP|S\.?A\.?|S\.?L\.?|S\.?p\.?A\.?|S\.?r\.?l\.?|B\.?V\.?|N\.?V\.?|Oy|AB|ApS|A\/S|SIA|AS|UAB|SDN\.?\s?BHD\.?|BHD|S\/B|Pte\.?\s?Ltd|ENTERPRISE|TRADING|RESTAURANT|PHARMACY|HARDWARE|BOOKSTORES?|STORES?|MARKET|CAFE|HOTEL|(?<=&\s?)COMPANY)\b(?!\.\p{L})/iu;
 const SELLER = /\b(seller|vendor|from|supplier|vendeur|fournisseur|émetteur|verkäufer|lieferant|absender|rechnungssteller|pārdevējs)\b/i;
 const BUYER = /\b(bill(ed)? to|sold to|ship(ped)? to|deliver(ed)? to|customer|client|buyer|acheteur|destinataire|livraison|kunde|rechnungsempfänger|lieferadresse|empfänger|pircējs|z\.\s?hd)\b/i;
 const NOT_NAME =
@@ -12,6 +12,9 @@ export const ADDRESS = /\b(\d{4,6}\s+[A-ZÀ-ž]|street|st\.|road|rd\.?|avenue|av
 
 /** A legal form written before a quoted name (SIA "Ozols", AS "X"); OCR reads the closing quote as ™ ® ° too. */
 const PREFIX_FORM_NAME = /\b(?:SIA|AS|UAB|OÜ|A\/S)\s?(?:["“”„«'][^"“”„«»™®°]{2,40}(?:["“”»'™®°]|$)|[^\s"“”„«»™®°][^"“”„«»™®°]{1,39}["“”»™®°])/;
+
+/** A VAT number printed at the end of the name's line, with or without its label: "… PVN LV40003012345", "VAT DE123456789". */
+const TAX_ID_TAIL = /(?<=[\p{L}\d"”»'.]|\s)\s*(?:\p{Lu}{2,4}\.?\s*)?\p{Lu}{2}\s?\d{8,12}\s*$/u;
 
 /** OCR confusions inside legal forms and upper-case words: "Sla"/"S1A" → SIA, "S0N BHD" → SDN BHD, "MEl" → MEI, "D.1.Y." → D.I.Y. */
 export function fixNameOcr(s: string): string {
@@ -55,14 +58,15 @@ const clean = (s: string) =>
  * prefix legal form with its quoted name, and a letters-only line stays whole across wide OCR gaps.
  */
 function segments(line: Line, mode: 'invoice' | 'receipt'): string[] {
-  const text = line.confidence < 100 ? fixNameOcr(line.text) : line.text;
+  const read = line.confidence < 100 ? fixNameOcr(line.text) : line.text;
+  const text = mode === 'receipt' ? read.replace(TAX_ID_TAIL, '') : read;
   const whole = mode === 'receipt' && !/\d/.test(text);
   const parts = whole ? [text.replace(/\s{3,}/g, ' ')] : text.split(/\s{3,}|\s[·•|]\s|\s[-–]\s(?=\S)/);
   const out: string[] = [];
   const quoted = mode === 'receipt' ? text.match(PREFIX_FORM_NAME) : null;
   if (quoted) out.push(quoted[0]);
   for (const p of parts) {
-    const m = p.match(new RegExp(`^(.*?${LEGAL_FORM.source})(?:[\\s,].*)?$`, 'i'));
+    const m = p.match(new RegExp(`^(.*?${LEGAL_FORM.source})(?:[\\s,].*)?$`, 'iu'));
     if (m && m[1]!.length < p.length && /\d|capital|au |,/.test(p.slice(m[1]!.length))) out.push(m[1]!);
     out.push(p);
   }

@@ -163,6 +163,9 @@ const DIGIT_SPACE_GAP = 0.5;
 const HINTED_SPACE = 0.1;
 /** … where the ink-free gap is at least this wide (× ink height). */
 const HINTED_SPACE_GAP = 0.2;
+/** Letters much narrower than their cell in a monospaced font; beside one, a hinted break is this many typical gaps wide. */
+const NARROW = /^[ilIj1!|.,:;'`]$/;
+const NARROW_OVER_TYPICAL = 3;
 /** Below this space probability a wide gap is no word break (letter-spaced or widely kerned text). */
 const GAP_NEEDS_HINT = 0.03;
 /** Never split before closing punctuation or after opening, nor around a decimal separator between digits. */
@@ -218,7 +221,11 @@ function isSpace(prev: Char, next: Char, gap: number, typical: number): boolean 
   if (/^[.,:/-]$/.test(prev.ch) && /\d/.test(next.ch)) return false;
   const digits = /\d/.test(prev.ch) && /\d/.test(next.ch);
   // The model's own hint: a space it did not quite read, where the ink leaves room for one ("GOLDEN[0.24]LEAF").
-  if (!digits && next.space >= HINTED_SPACE && gap >= HINTED_SPACE_GAP) return true;
+  // Beside a narrow letter the gap holds the letter's own side bearing, wide in a monospaced font ("Kanc lers"),
+  // whose gaps between letters are all wide: there the break must also stand out from the line's typical gap.
+  const narrow = NARROW.test(prev.ch) || NARROW.test(next.ch);
+  const hinted = Math.max(HINTED_SPACE_GAP, narrow ? typical * NARROW_OVER_TYPICAL : 0);
+  if (!digits && next.space >= HINTED_SPACE && gap >= hinted) return true;
   // A gap the model saw no space in at all is inside a word ("BAKE RY", "STAT ION" in a widely kerned header).
   if (next.space < GAP_NEEDS_HINT) return false;
   // Letter-spaced headers ("G O L D E N") leave wide gaps inside words: a break must stand out from the line's own.

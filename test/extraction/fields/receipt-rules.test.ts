@@ -104,8 +104,14 @@ describe('receipt merchant', () => {
     expect(split.merchantName).toBe('NORTH HILL STATIONERY SDN. BHD');
     const trading = extractReceiptFields(ocr(['KLM TOOLS HARDWARE', 'TRADING', '002458685-T', '13-1, Jalan PJU 5/10', 'TOTAL   12.00']));
     expect(trading.merchantName).toBe('KLM TOOLS HARDWARE TRADING');
-    const brand = extractReceiptFields(ocr(['CITY MILK', 'J&K HOLDINGS SDN BHD (1191015-W)', 'LOT-18A-2, BERJAYA TIMES SQUARE', 'TOTAL   12.00']));
-    expect(brand.merchantName).toBe('J&K HOLDINGS SDN BHD');
+    const words = extractReceiptFields(ocr(['WESTERN HILLS', 'OFFICE SUPPLY SDN.BHD', 'CO REG NO: 21003B-K', 'TOTAL   12.00']));
+    expect(words.merchantName).toBe('WESTERN HILLS OFFICE SUPPLY SDN. BHD');
+    // A brand line printed larger over a legal name of its own words stays out of it.
+    const pages = ocr(['CITY MILK', 'J&K HOLDINGS SDN BHD (1191015-W)', 'LOT-18A-2, BERJAYA TIMES SQUARE', 'TOTAL   12.00']);
+    for (const w of pages[0]!.words.filter((w) => w.y === 40)) Object.assign(w, { y: 38, height: 12 });
+    expect(extractReceiptFields(pages).merchantName).toBe('J&K HOLDINGS SDN BHD');
+    const owner = extractReceiptFields(ocr(['OLD TOWN', 'OWN BY: ACME FOODS SDN BHD', 'LOT 5, JALAN SS2', 'TOTAL   12.00']));
+    expect(owner.merchantName).toBe('ACME FOODS SDN BHD');
     const title = extractReceiptFields(ocr(['TAX INVOICE', 'STATIONERY SDN BHD', '55 JALAN TUN, 10300 PENANG', 'TOTAL   12.00']));
     expect(title.merchantName).toBe('STATIONERY SDN BHD');
   });
@@ -131,6 +137,23 @@ describe('receipt merchant', () => {
     expect(cleanMerchant('Lime Trading Sdn Bh d (524463-X)')).toBe('Lime Trading Sdn Bhd');
     expect(cleanMerchant('OWNED BY: HILLTOP FOODS SDN BHD')).toBe('HILLTOP FOODS SDN BHD');
     expect(cleanMerchant('DAILYNEWS RETAIL SB (306295-X) FKA OLD STORES SB')).toBe('DAILYNEWS RETAIL SB');
+  });
+
+  it('ends a name at its closing legal form, keeps a short number of the name, and reads a digit initial as a letter', () => {
+    expect(cleanMerchant('NINE GRAMS TEA CO. THE CENTRAL MALL')).toBe('NINE GRAMS TEA CO.');
+    expect(cleanMerchant('BRENNER GMBH & CO. KG')).toBe('BRENNER GMBH & CO. KG');
+    expect(cleanMerchant('ORCHID 2001 SDN BHD (123456-X)')).toBe('ORCHID 2001 SDN BHD');
+    expect(cleanMerchant('SIA "LAPSAS 2001')).toBe('SIA "LAPSAS 2001');
+    expect(cleanMerchant('8 & Q HARDWARE')).toBe('B & Q HARDWARE');
+    expect(cleanMerchant('M & 5 TRADING')).toBe('M & S TRADING');
+    expect(cleanMerchant('LOT 3 & 5 TRADING')).toBe('LOT 3 & 5 TRADING');
+  });
+
+  it('takes a quoted legal name whose line ends in a VAT number, and no abbreviation glued to a word as a legal form', () => {
+    const vat = extractReceiptFields(ocr(['veikals DARZS', 'Riga iela 1, Jelgava', 'SIA"LAPSAS 2001PUN LU40003015785', 'TOTAL   12.00']));
+    expect(vat.merchantName).toBe('SIA"LAPSAS 2001');
+    const kg = extractReceiptFields(ocr(['SIMPLIFIED TAX INVOICE', 'HOCK SENG & COMPANY', 'REG. NO:00168397-H', 'NO.54, JALAN IPOH,', 'KG.BATU,', 'TOTAL   12.00']));
+    expect(kg.merchantName).toBe('HOCK SENG & COMPANY');
   });
 
   it('prefers the company that runs the shop over a trade name line above it', () => {

@@ -56,4 +56,13 @@ describe('PP-OCR word breaks', () => {
     const l = lefts(12);
     expect(texts(chars('1250', l, { 2: 0.4 }), crop(l, 96))).toEqual(['1250']);
   });
+
+  it('reads the gap beside a narrow letter against the line: kept in a monospaced word, a break in proportional text', () => {
+    // Monospaced: every gap is wide (8 px); the 14 px gap around the "l" is its side bearing, not a space.
+    const mono = [0, 24, 48, 78, 102, 126];
+    expect(texts(chars('ancler', mono, { 3: 0.3 }), crop(mono, 160))).toEqual(['ancler']);
+    // Proportional: letters 4 px apart, so the same 14 px after an "l" is the space the model hinted at.
+    const prop = [0, 20, 40, 70, 90, 110];
+    expect(texts(chars('ablPcd', prop, { 3: 0.3 }), crop(prop, 160))).toEqual(['abl', 'Pcd']);
+  });
 });
