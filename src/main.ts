@@ -17,6 +17,7 @@ import type { BlobStore } from './platform/storage/index.ts';
 import { mountGraphQL } from './platform/http/graphql.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
+import { EXPLORER_PAGE, mountDeveloperPages, sendDeveloperPage } from './web/developer/developer.routes.ts';
 import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { mountSsoRoutes } from './web/sso.routes.ts';
 import { mountAppPages } from './web/pages/app-pages.routes.ts';
@@ -117,7 +118,9 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     };
     const graphql = await mountGraphQL(app, {
       schema, guard, authenticate: services.authenticate, createContext, rateLimit, sessionAuth, credentials: services.credentials, recheckMs: config.authRecheckMs,
+      explorer: (reply) => sendDeveloperPage(reply, EXPLORER_PAGE),
     });
+    mountDeveloperPages(app);
     // REST routes and pages run their stored operations through one executor (same schema, limits and access checks).
     const executor = createOperationExecutor(schema, guard);
     mountRestCompat(app, { executor, authenticate: services.authenticate, createContext, rateLimit });

@@ -8,7 +8,8 @@ export function startBanner(opts: { url: string; database: string; demo?: Create
     `  GraphQL + subscriptions  ${opts.url}/graphql`,
     `  REST v1                  ${opts.url}/api/v1/partner/...   (X-API-Key header)`,
     `  REST legacy              ${opts.url}/api/partner/...      (Authorization: Bearer)`,
-    `  OpenAPI 3.1              ${opts.url}/openapi.json`,
+    `  GraphQL explorer         ${opts.url}/graphql   (open it in a browser; paste the API key)`,
+    `  REST reference           ${opts.url}/docs   (OpenAPI 3.1: ${opts.url}/openapi.json)`,
     `  Health / readiness       ${opts.url}/healthz  ${opts.url}/readyz`,
   ];
   if (opts.demo) {

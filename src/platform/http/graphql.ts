@@ -1,4 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema, OperationTypeNode } from 'graphql';
@@ -64,6 +65,8 @@ export async function mountGraphQL(
     /** Open WebSockets re-check their credential with this, on revocations here and every `recheckMs`. */
     credentials: { stillLive: CredentialCheck; onChange: (listener: () => void) => void };
     recheckMs: number;
+    /** Sends the explorer page to a browser that opens GET /graphql (no query; it accepts HTML). */
+    explorer?: (reply: FastifyReply) => FastifyReply;
   },
 ): Promise<GraphQLEndpoint> {
   /** An API key when one is sent; otherwise the session cookie of a signed-in tenant user. */
@@ -86,7 +89,8 @@ export async function mountGraphQL(
     // Every document goes through the guard first; a hash-only persisted query would skip it.
     persistedQueries: false,
     formatError,
-    plugins: [fastifyApolloDrainPlugin(app), rateLimitExtensions],
+    // Apollo's own landing page loads from a CDN with telemetry; browsers get our offline explorer instead.
+    plugins: [fastifyApolloDrainPlugin(app), rateLimitExtensions, ApolloServerPluginLandingPageDisabled()],
   });
   await apollo.start();
 
@@ -108,6 +112,7 @@ export async function mountGraphQL(
     },
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.method === 'OPTIONS') return;
+      if (deps.explorer && request.method === 'GET' && opensExplorer(request)) return deps.explorer(reply);
       try {
         request.principal = await principalOf(request.headers);
       } catch (err) {
@@ -163,6 +168,12 @@ export async function mountGraphQL(
       await apollo.stop();
     },
   };
+}
+
+/** A browser opening /graphql: it prefers HTML and sends no operation. */
+function opensExplorer(request: FastifyRequest): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  return !query?.query && !query?.extensions && /\btext\/html\b/.test(String(request.headers.accept ?? ''));
 }
 
 /**
