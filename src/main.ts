@@ -17,6 +17,7 @@ import type { BlobStore } from './platform/storage/index.ts';
 import { mountGraphQL } from './platform/http/graphql.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
+import { ensurePortFree } from './platform/http/port-check.ts';
 import { EXPLORER_PAGE, mountDeveloperPages, sendDeveloperPage } from './web/developer/developer.routes.ts';
 import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { mountSsoRoutes } from './web/sso.routes.ts';
@@ -57,6 +58,7 @@ export interface StartOptions {
 
 export async function startApp(options: StartOptions): Promise<RunningApp> {
   const { config } = options;
+  await ensurePortFree(config.port, config.host);
   let lock: DataDirLock | undefined;
   let database = options.database;
   if (!database) {
@@ -207,12 +209,13 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await startApp({ config, seedDemo: true, print: (text) => process.stdout.write(text) });
+  // The banner and shutdown notes go to stderr: stdout carries only the JSON log lines.
+  const app = await startApp({ config, seedDemo: true, print: (text) => process.stderr.write(text) });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`${signal}: shutting down gracefully\n`);
+    process.stderr.write(`${signal}: shutting down gracefully\n`);
     const timer = setTimeout(() => {
       process.stderr.write(`shutdown took longer than ${config.shutdownTimeoutMs} ms; exiting\n`);
       process.exit(1);
