@@ -8,6 +8,8 @@ import {
   isSpecifiedDirective,
   isSpecifiedScalarType,
 } from 'graphql';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { buildSchema } from '../../src/app/schema.ts';
 import { loadOpenApi } from '../helpers/openapi.ts';
@@ -61,22 +63,30 @@ export function descriptionCoverage(schema: GraphQLSchema): Coverage {
 }
 
 function report(title: string, rows: Array<[string, number, number]>): string {
-  const all = rows.reduce((acc, [, d, t]) => [acc[0] + d, acc[1] + t], [0, 0]);
+  const all = rows.reduce<[number, number]>(([ds, ts], [, d, t]) => [ds + d, ts + t], [0, 0]);
   const pct = (d: number, t: number) => (t === 0 ? '100.0' : ((100 * d) / t).toFixed(1));
   const lines = rows.map(([k, d, t]) => `  ${k.padEnd(24)} ${String(d).padStart(4)}/${String(t).padEnd(4)} ${pct(d, t)}%`);
   return [title, ...lines, `  ${'all'.padEnd(24)} ${String(all[0]).padStart(4)}/${String(all[1]).padEnd(4)} ${pct(all[0], all[1])}%`].join('\n');
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+const DOC_ID = 'https://partner-api.local/openapi.json';
 
-/** A media type (or the schema under it, through one $ref) carries `example` or `examples`. */
-function hasExample(media: Record<string, any> | undefined, doc: Record<string, any>): boolean {
-  if (!media) return false;
-  if (media.example !== undefined || media.examples !== undefined) return true;
-  let schema = media.schema as Record<string, any> | undefined;
-  if (schema?.$ref) schema = resolveRef(doc, schema.$ref as string);
-  return schema?.example !== undefined || (Array.isArray(schema?.examples) && schema.examples.length > 0);
+// ajv-formats is CommonJS: under NodeNext its default import may arrive wrapped once more (as in helpers/openapi.ts).
+type AddFormats = (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats)) as AddFormats;
+
+/** The example values of a media type: `example`, or each of `examples` (an Example Object or a $ref to one). */
+function exampleValues(media: Record<string, any> | undefined, doc: Record<string, any>): Array<[name: string, value: unknown]> {
+  if (!media) return [];
+  if (media.example !== undefined) return [['example', media.example]];
+  return Object.entries<Record<string, any>>(media.examples ?? {}).map(([name, raw]) => {
+    const example = raw.$ref ? resolveRef(doc, raw.$ref as string) : raw;
+    return [name, example?.value];
+  });
 }
+
+const pointer = (parts: string[]) => parts.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
 
 function resolveRef(doc: Record<string, any>, ref: string): Record<string, any> | undefined {
   if (!ref.startsWith('#/')) return undefined;
@@ -94,43 +104,55 @@ describe('schema descriptions (issue 18, point 2)', () => {
     expect(c.missing, `undescribed schema coordinates (${c.missing.length}):\n${c.missing.join('\n')}`).toEqual([]);
   });
 
-  test('every OpenAPI operation has a summary and a description; every request body and response has an example', () => {
+  test('every OpenAPI operation has a summary and a description; every request body and response has an example that matches its schema', () => {
     const doc = loadOpenApi();
     const missing: string[] = [];
-    const tally: Record<string, [number, number]> = {
+    type Tallied = 'summaries' | 'descriptions' | 'request bodies' | '2xx responses' | 'other responses';
+    const tally: Record<Tallied, [number, number]> = {
       summaries: [0, 0],
       descriptions: [0, 0],
       'request bodies': [0, 0],
       '2xx responses': [0, 0],
       'other responses': [0, 0],
     };
-    const count = (kind: string, ok: boolean, where: string) => {
+    const count = (kind: Tallied, ok: boolean, where: string) => {
       tally[kind][1]++;
       if (ok) tally[kind][0]++;
       else missing.push(where);
     };
-    const sections: Array<[string, Record<string, any>]> = [
-      ['', doc.paths ?? {}],
-      ['webhook ', doc.webhooks ?? {}],
-    ];
-    for (const [prefix, items] of sections) {
-      for (const [path, item] of Object.entries<Record<string, any>>(items)) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(ajv);
+    ajv.addFormat('binary', true);
+    ajv.addSchema({ ...doc, $id: DOC_ID });
+    const invalid: string[] = [];
+    /** Counts the media type's examples and checks each against the media type's schema (at `at` in the document). */
+    const checkMedia = (kind: Tallied, where: string, media: Record<string, any>, at: string[]) => {
+      const values = exampleValues(media, doc);
+      count(kind, values.length > 0 && values.every(([, v]) => v !== undefined), `${where} example`);
+      if (media.schema === undefined) return;
+      const validate = ajv.compile({ $ref: `${DOC_ID}#/${pointer([...at, 'schema'])}` });
+      for (const [name, value] of values) {
+        if (value !== undefined && !validate(value)) invalid.push(`${where} example ${name}: ${ajv.errorsText(validate.errors)}`);
+      }
+    };
+    for (const section of ['paths', 'webhooks']) {
+      const prefix = section === 'webhooks' ? 'webhook ' : '';
+      for (const [path, item] of Object.entries<Record<string, any>>(doc[section] ?? {})) {
         for (const method of METHODS) {
           const op = item[method] as Record<string, any> | undefined;
           if (!op) continue;
           const where = `${prefix}${method.toUpperCase()} ${path}`;
           count('summaries', described(op.summary), `${where}: summary`);
           count('descriptions', described(op.description), `${where}: description`);
-          let body = op.requestBody as Record<string, any> | undefined;
-          if (body?.$ref) body = resolveRef(doc, body.$ref as string);
-          for (const [type, media] of Object.entries<Record<string, any>>(body?.content ?? {})) {
-            count('request bodies', hasExample(media, doc), `${where}: request body ${type} example`);
+          for (const [type, media] of Object.entries<Record<string, any>>(op.requestBody?.content ?? {})) {
+            checkMedia('request bodies', `${where}: request body ${type}`, media, [section, path, method, 'requestBody', 'content', type]);
           }
           for (const [status, raw] of Object.entries<Record<string, any>>(op.responses ?? {})) {
+            const at = raw.$ref ? (raw.$ref as string).slice(2).split('/') : [section, path, method, 'responses', status];
             const response = raw.$ref ? resolveRef(doc, raw.$ref as string) : raw;
             for (const [type, media] of Object.entries<Record<string, any>>(response?.content ?? {})) {
-              const kind = /^2/.test(status) ? '2xx responses' : 'other responses';
-              count(kind, hasExample(media, doc), `${where}: response ${status} ${type} example`);
+              const kind: Tallied = /^2/.test(status) ? '2xx responses' : 'other responses';
+              checkMedia(kind, `${where}: response ${status} ${type}`, media, [...at, 'content', type]);
             }
           }
         }
@@ -139,5 +161,6 @@ describe('schema descriptions (issue 18, point 2)', () => {
     console.log(report('OpenAPI coverage (present/total):', Object.entries(tally).map(([k, [d, t]]) => [k, d, t])));
     expect(tally.summaries[1]).toBeGreaterThan(20);
     expect(missing, `missing in schema/openapi.yaml (${missing.length}):\n${missing.join('\n')}`).toEqual([]);
+    expect(invalid, `examples that do not match their schema (${invalid.length}):\n${invalid.join('\n')}`).toEqual([]);
   });
 });
