@@ -61,7 +61,9 @@ export interface SliceResult {
 export type WorkerRequest =
   | { type: 'slice'; id: number; bytes?: Uint8Array; spec: SliceSpec }
   | { type: 'close'; id: number }
-  | { type: 'crash'; id: number };
+  | { type: 'crash'; id: number }
+  /** The pool is closing: finish the slice in hand, release the OCR sessions and exit (no terminate mid-native-call). */
+  | { type: 'shutdown' };
 
 export type WorkerResponse =
   /** Sent once the worker's OCR engine loaded (or failed to: `error`). */

@@ -119,6 +119,18 @@ async function ocrPage(doc: OpenedPdf, tp: PdfTextPage, engine: OcrEngine, spec:
   return useOcr ? { words: ocrWords, source: 'ocr' } : null;
 }
 
+/**
+ * Leaves once nothing native runs: after the slice in hand and the OCR engine's loading, its sessions released.
+ * (Terminating a thread inside an ONNX Runtime call aborts the whole process.)
+ */
+async function shutdown(running: Promise<unknown>): Promise<void> {
+  await running.catch(() => undefined);
+  const engine = await ocrPromise?.catch(() => null);
+  await engine?.terminate().catch(() => undefined);
+  await Promise.all([...open.keys()].map((id) => closeDocument(id).catch(() => undefined)));
+  process.exit(0);
+}
+
 async function closeDocument(id: number): Promise<void> {
   const doc = open.get(id);
   open.delete(id);
@@ -139,16 +151,21 @@ if (parentPort) {
   // Warm pdf.js and the OCR engine in the background; failures surface on the first job that needs them.
   void loadPdfJs().catch(() => undefined);
   void ocr().catch(() => undefined);
+  let running: Promise<unknown> = Promise.resolve();
   port.on('message', (msg: WorkerRequest) => {
     if (msg.type === 'crash') {
       // Test hook: die abruptly, as a native crash or OOM would.
       process.exit(70);
     }
+    if (msg.type === 'shutdown') {
+      void shutdown(running);
+      return;
+    }
     if (msg.type === 'close') {
       void closeDocument(msg.id);
       return;
     }
-    runSlice(msg.id, msg.bytes, msg.spec)
+    running = runSlice(msg.id, msg.bytes, msg.spec)
       .then((result) => port.postMessage({ id: msg.id, ok: true, result } satisfies WorkerResponse))
       .catch((err: unknown) => port.postMessage(serialiseError(msg.id, err)));
   });

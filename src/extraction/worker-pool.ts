@@ -65,6 +65,8 @@ const DEFAULT_SLICE_TIMEOUT_MS = 55_000;
 const SLICE_MS = 300;
 /** Documents a worker keeps open between slices (the most recent ones); each holds its bytes and parsed objects. */
 const OPEN_PER_WORKER = 2;
+/** How long close() waits for a worker to finish its native work and leave before it terminates the thread. */
+const SHUTDOWN_GRACE_MS = 10_000;
 const SHARED_LANE = '';
 
 interface Job {
@@ -167,7 +169,12 @@ export class ReadPool {
       this.slots.splice(0).map(async (slot) => {
         slot.dead = true;
         this.finish(slot)?.reject(err);
-        await slot.worker.terminate().catch(() => undefined);
+        // Asked to leave, the worker finishes its native work first; terminate() only when it does not within the grace.
+        if (slot.worker.threadId < 0) return; // already gone
+        const exited = new Promise<boolean>((resolve) => slot.worker.once('exit', () => resolve(true)));
+        slot.worker.postMessage({ type: 'shutdown' } satisfies WorkerRequest);
+        const grace = new Promise<boolean>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS, false).unref());
+        if (!(await Promise.race([exited, grace]))) await slot.worker.terminate().catch(() => undefined);
       }),
     );
   }
