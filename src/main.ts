@@ -18,6 +18,7 @@ import { mountGraphQL } from './platform/http/graphql.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
 import { ensurePortFree } from './platform/http/port-check.ts';
+import { createIdempotencyStore } from './platform/idempotency/idempotency.ts';
 import { EXPLORER_PAGE, mountDeveloperPages, sendDeveloperPage } from './web/developer/developer.routes.ts';
 import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { mountSsoRoutes } from './web/sso.routes.ts';
@@ -118,14 +119,16 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       const view = await services.provisioning.session(token);
       return view ? sessionPrincipal(view) : null;
     };
+    const idempotency = createIdempotencyStore(db);
     const graphql = await mountGraphQL(app, {
       schema, guard, authenticate: services.authenticate, createContext, rateLimit, sessionAuth, credentials: services.credentials, recheckMs: config.authRecheckMs,
       explorer: (reply) => sendDeveloperPage(reply, EXPLORER_PAGE),
+      idempotency,
     });
     mountDeveloperPages(app);
     // REST routes and pages run their stored operations through one executor (same schema, limits and access checks).
     const executor = createOperationExecutor(schema, guard);
-    mountRestCompat(app, { executor, authenticate: services.authenticate, createContext, rateLimit });
+    mountRestCompat(app, { executor, authenticate: services.authenticate, createContext, rateLimit, idempotency });
     mountSignInRoutes(app, { provisioning: services.provisioning, sso: services.sso });
     mountSsoRoutes(app, { sso: services.sso, publicUrl: () => publicUrl, log: app.log });
     mountAppPages(app, { executor, createContext, services, now: options.now });

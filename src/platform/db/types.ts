@@ -450,7 +450,22 @@ export interface SsoLoginsTable {
   expiresAt: Timestamp;
 }
 
+export interface IdempotencyKeysTable {
+  partnerId: string;
+  key: string;
+  /** sha256 of the request (method, path, fields, files' sha256). */
+  fingerprint: string;
+  state: 'running' | 'done';
+  status: number | null;
+  contentType: string | null;
+  /** The response body as sent. */
+  body: string | null;
+  createdAt: Timestamp;
+  completedAt: Timestamp | null;
+}
+
 export interface DB {
+  idempotencyKeys: IdempotencyKeysTable;
   partners: PartnersTable;
   apiKeys: ApiKeysTable;
   tenants: TenantsTable;

@@ -16,6 +16,7 @@ import { formatGraphQLError } from './format-error.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
 import { operationFromMultipart } from './graphql-multipart.ts';
 import { serveGraphQLWs } from './graphql-ws.ts';
+import { fingerprint, idempotencyKeyOf, type IdempotencyStore, type IdempotentStart, REPLAYED_HEADER } from '../idempotency/idempotency.ts';
 import { readMultipart } from './multipart.ts';
 
 declare module 'fastify' {
@@ -24,6 +25,8 @@ declare module 'fastify' {
     rateLimit: RateDecision | null;
     /** The kind of operation the guard let through (queries get an execution deadline). */
     graphqlOperation: OperationTypeNode | null;
+    /** A mutation sent with an Idempotency-Key that runs: its response is kept when it is sent. */
+    idempotent: IdempotentStart | null;
   }
 }
 
@@ -67,6 +70,8 @@ export async function mountGraphQL(
     recheckMs: number;
     /** Sends the explorer page to a browser that opens GET /graphql (no query; it accepts HTML). */
     explorer?: (reply: FastifyReply) => FastifyReply;
+    /** Idempotency-Key on mutations over HTTP; without it the header is ignored. */
+    idempotency?: IdempotencyStore;
   },
 ): Promise<GraphQLEndpoint> {
   /** An API key when one is sent; otherwise the session cookie of a signed-in tenant user. */
@@ -97,6 +102,7 @@ export async function mountGraphQL(
   app.decorateRequest('principal', null);
   app.decorateRequest('rateLimit', null);
   app.decorateRequest('graphqlOperation', null);
+  app.decorateRequest('idempotent', null);
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
@@ -143,11 +149,29 @@ export async function mountGraphQL(
       }
       try {
         request.graphqlOperation = guardRequest(deps.guard, request) ?? null;
+        const key = deps.idempotency && request.method === 'POST' && request.graphqlOperation === 'mutation' ? idempotencyKeyOf(request.headers) : undefined;
+        if (key) {
+          const started = await deps.idempotency!.start(request.principal.partner.id, key, fingerprint(request.body));
+          if (started.kind === 'replay') {
+            const kept = started.response;
+            return reply.code(kept.status).type(kept.contentType).header(REPLAYED_HEADER, 'true').send(kept.body);
+          }
+          request.idempotent = started;
+        }
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         const fields = err.code === 'BAD_USER_INPUT' ? { fields: err.details.fields } : {};
         return reply.code(httpStatus(err.code)).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code, ...fields } }] });
       }
+    },
+    // The response of a mutation that ran under an Idempotency-Key, kept as sent for its retries.
+    onSend: async (request, reply, payload) => {
+      const started = request.idempotent;
+      if (started?.kind !== 'run') return payload;
+      request.idempotent = null;
+      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      await started.finish(body === null ? { status: 500, contentType: '', body: '' } : { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? 'application/json'), body });
+      return payload;
     },
     handler: fastifyApolloHandler(apollo, {
       context: async (request) => ({

@@ -7,6 +7,7 @@ import { InvalidInput, RateLimited } from '../errors.ts';
 import { textProblem } from '../graphql/input-text.ts';
 import type { OperationExecutor } from '../graphql/executor.ts';
 import { MultipartBody, readMultipart } from '../http/multipart.ts';
+import { fingerprint, idempotencyKeyOf, type IdempotencyStore, type IdempotentStart, REPLAYED_HEADER } from '../idempotency/idempotency.ts';
 import type { Logger } from '../log.ts';
 import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
@@ -21,7 +22,11 @@ export interface RestCompatDeps {
   createContext: (principal: Principal, requestId: string, log: Logger) => object;
   /** Counts the request against the key's limits (src/rate-limit). */
   rateLimit: (principal: Principal, channel: Family) => Promise<RateDecision>;
+  /** Idempotency-Key on POST routes; without it the header is ignored. */
+  idempotency?: IdempotencyStore;
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const KEY_SOURCE: Record<Family, KeySource> = { v1: 'x-api-key', legacy: 'bearer', adapter: 'bearer' };
 
@@ -80,15 +85,31 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
       handler: async (request, reply) => {
+        let started: IdempotentStart | undefined;
+        /** Sends a JSON response, keeping it for retries when the request holds an Idempotency-Key. */
+        const send = async (status: number, body: unknown) => {
+          const payload = body === undefined ? '' : JSON.stringify(body);
+          if (started?.kind === 'run') await started.finish({ status, contentType: JSON_TYPE, body: payload });
+          return body === undefined ? reply.code(status).send() : reply.code(status).type(JSON_TYPE).send(payload);
+        };
         try {
           const principal = await deps.authenticate(keyFromHeaders(request.headers, KEY_SOURCE[route.family]));
           const limit = await deps.rateLimit(principal, route.family);
           reply.headers(rateLimitHeaders(limit));
           if (!limit.allowed) throw RateLimited.of(limit);
+          const idempotencyKey = route.method === 'POST' && deps.idempotency ? idempotencyKeyOf(request.headers) : undefined;
           const rest = await restRequest(request);
+          const input = restInput(rest);
           // The text rule on the request as sent, so a problem is named by the REST field (the variables may rename it).
-          const problem = textProblem(restInput(rest));
+          const problem = textProblem(input);
           if (problem) throw InvalidInput.field(problem.field, problem.problem);
+          if (idempotencyKey) {
+            started = await deps.idempotency!.start(principal.partner.id, idempotencyKey, fingerprint({ route: `${route.method} ${route.path}`, input }));
+            if (started.kind === 'replay') {
+              const kept = started.response;
+              return reply.code(kept.status).type(kept.contentType).header(REPLAYED_HEADER, 'true').send(kept.body);
+            }
+          }
           const variables = route.variables(rest);
           const result = await deps.executor.run(document, variables, {
             ...deps.createContext(principal, request.id ?? randomUUID(), request.log),
@@ -97,10 +118,11 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           });
           if (result.errors?.length) throw errorOfResult(result.errors[0]!);
           const { status, body } = route.respond(result.data);
-          return reply.code(status).send(body);
+          return await send(status, body);
         } catch (err) {
           const failure = restError(route.family, err, request.log);
-          return reply.code(failure.status).headers(failure.headers).send(failure.body);
+          reply.headers(failure.headers);
+          return send(failure.status, failure.body);
         }
       },
     });
