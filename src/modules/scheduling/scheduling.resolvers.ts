@@ -5,6 +5,7 @@ import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
 import type { EmployeeInput, NewShift, Schedule, ScheduleStatus, Shift, ShiftInput, TimeOffStatus, TimePunch } from './scheduling.model.ts';
 import { loaders } from '../../app/loaders.ts';
 import { tenantFor, tenantsFor } from '../tenants/tenant-access.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 const READ: AccessRule = { scope: 'scheduling:read' };
 const WRITE: AccessRule = { scope: 'scheduling:write' };
@@ -84,4 +85,4 @@ export const schedulingResolvers = {
   TimePunch: {
     hours: (p: TimePunch) => (p.clockOut ? round2((p.clockOut.getTime() - p.clockIn.getTime()) / 3_600_000) : null),
   },
-};
+} satisfies Resolvers;
