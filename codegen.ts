@@ -1,3 +1,5 @@
+// graphql-codegen's configuration, run by tools/codegen.ts (`npm run codegen`; `npm run codegen:check` in CI):
+// the resolver types of the SDL and the result types of the stored REST operations (docs/architecture.md).
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
