@@ -15,6 +15,11 @@ import { systemResolvers } from '../platform/graphql/system.resolvers.ts';
 import { vendorResolvers } from '../modules/vendors/vendors.resolvers.ts';
 import { viewerResolvers } from '../modules/partners/viewer.resolvers.ts';
 import { webhookResolvers } from '../modules/webhooks/webhooks.resolvers.ts';
+import type { Resolvers } from './generated/resolvers.ts';
+
+// The modules' maps are checked against the SDL where they are written (`satisfies Resolvers`); platform/ cannot
+// import app/, so its two maps are checked here.
+const platformResolvers: Resolvers[] = [scalarResolvers, systemResolvers];
 
 /** All resolver maps; @graphql-tools/schema merges them with the SDL in schema/. */
-export const resolvers = [scalarResolvers, viewerResolvers, vendorResolvers, invoiceResolvers, receiptResolvers, searchResolvers, eventResolvers, webhookResolvers, storeResolvers, tenantResolvers, inventoryResolvers, schedulingResolvers, usageResolvers, systemResolvers, adapterResolvers, brandingResolvers, spendResolvers];
+export const resolvers = [...platformResolvers, viewerResolvers, vendorResolvers, invoiceResolvers, receiptResolvers, searchResolvers, eventResolvers, webhookResolvers, storeResolvers, tenantResolvers, inventoryResolvers, schedulingResolvers, usageResolvers, adapterResolvers, brandingResolvers, spendResolvers];

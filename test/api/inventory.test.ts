@@ -150,6 +150,14 @@ describe('inventory', () => {
     expect((await count({ storeId: storeA, itemId: item.flour, quantity: 1, unit: 'bag' })).body.data.count.baseQuantity).toBe(50);
   });
 
+  test('an update may send null for a field it leaves unchanged (the SDL allows it): the item keeps its name and unit', async () => {
+    const updated = await mutate<{ updateInventoryItem: { name: string; unit: string } }>(
+      `mutation($id: UUID!) { updateInventoryItem(id: $id, input: { name: null, unit: null, category: null }) { name unit } }`,
+      { id: item.flour },
+    );
+    expect(updated.updateInventoryItem).toEqual({ name: 'Flour', unit: expect.any(String) });
+  });
+
   test('scopes: GET needs inventory:read, POST inventory:write', async () => {
     const readOnly = (await t.app.services.partners.createApiKey({ partnerId: partner.partnerId, scopes: ['inventory:read'] })).apiKey;
     const scheduling = (await t.app.services.partners.createApiKey({ partnerId: partner.partnerId, scopes: ['scheduling:read', 'scheduling:write'] })).apiKey;

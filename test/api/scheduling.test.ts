@@ -59,6 +59,14 @@ describe('employees', () => {
     expect(await failure(EMPLOYEE, { i: { storeId, name: 'Other Cara', email: 'cara@example.com', hourlyRate: 15 } })).toMatchObject({ code: 'CONFLICT' });
     expect(await failure(EMPLOYEE, { i: { storeId, name: 'X', hourlyRate: -1 } })).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/hourlyRate/) });
   });
+
+  test('an update may send null for a field it leaves unchanged (the SDL allows it)', async () => {
+    const { updateEmployee } = await mutate(
+      `mutation($id: UUID!) { updateEmployee(id: $id, input: { name: null, hourlyRate: null, storeId: null }) { name hourlyRate } }`,
+      { id: emp.dev },
+    );
+    expect(updateEmployee).toEqual({ name: 'Dev Patel', hourlyRate: 21 });
+  });
 });
 
 describe('schedules and shifts', () => {

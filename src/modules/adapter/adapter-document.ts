@@ -1,11 +1,12 @@
 import type { DeliveredInvoice, ExtractedLineItem, ExtractedReceiptFields } from '../../extraction/types.ts';
+import type { CostCategory } from '../../extraction/categories.ts';
 import { asStored } from '../invoices/invoice.ts';
 
 // The documents POST /api/v1/partner/extract returns, before the partner's profile shapes them.
 
 const round2 = (v: number | null | undefined) => (v == null ? null : Math.round(v * 100) / 100);
 
-function lines(items: readonly ExtractedLineItem[], categories: readonly string[]) {
+function lines(items: readonly ExtractedLineItem[], categories: readonly CostCategory[]) {
   return items.map((item, i) => {
     const l = asStored(item, categories[i] ?? 'other_expense');
     return { description: l.description, sku: l.sku, quantity: l.quantity, unit: l.unit, unitPrice: l.unitPrice, total: l.total, costCategory: l.costCategory };
@@ -13,7 +14,7 @@ function lines(items: readonly ExtractedLineItem[], categories: readonly string[
 }
 
 /** An extracted receipt as the adapter returns it (shaped afterwards by the partner's profile). */
-export function receiptDocument(r: ExtractedReceiptFields, pageCount: number, categories: readonly string[], taxCategory: string): Record<string, unknown> {
+export function receiptDocument(r: ExtractedReceiptFields, pageCount: number, categories: readonly CostCategory[], taxCategory: string): Record<string, unknown> {
   const lineItems = lines(r.lineItems, categories);
   return {
     documentType: 'receipt',
@@ -35,7 +36,7 @@ export function receiptDocument(r: ExtractedReceiptFields, pageCount: number, ca
 }
 
 /** An extracted invoice as the adapter returns it (shaped afterwards by the partner's profile). */
-export function invoiceDocument(inv: DeliveredInvoice, pageCount: number, categories: readonly string[]): Record<string, unknown> {
+export function invoiceDocument(inv: DeliveredInvoice, pageCount: number, categories: readonly CostCategory[]): Record<string, unknown> {
   const lineItems = lines(inv.lineItems, categories);
   return {
     documentType: 'invoice',

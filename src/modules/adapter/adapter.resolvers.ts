@@ -1,6 +1,7 @@
 import { type AccessRule, requireAccess } from '../../platform/auth/access.ts';
 import type { AdapterExtractInput } from './adapter.service.ts';
 import type { RequestContext } from '../../app/context.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 // The contract gives the adapter scope invoices:read; its profiles are the same feature's configuration.
 const ADAPTER: AccessRule = { scope: 'invoices:read', partnerLevel: true };
@@ -26,4 +27,4 @@ export const adapterResolvers = {
       return ctx.services.adapter.extract(ctx.principal, args.input);
     },
   },
-};
+} satisfies Resolvers;

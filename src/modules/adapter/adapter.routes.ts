@@ -1,7 +1,7 @@
 import { InvalidInput } from '../../platform/errors.ts';
 import { isUuid } from '../../platform/lib/ids.ts';
 import { jsonObject } from '../../platform/rest/input.ts';
-import type { RestRoute } from '../../platform/rest/route.ts';
+import type { AnyRestRoute } from '../../platform/rest/route.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
@@ -10,7 +10,7 @@ import type { RestRoute } from '../../platform/rest/route.ts';
 const FIELDS = { source_url: 'sourceUrl', source_uri: 'sourceUri', correlation_id: 'correlationId', document_type: 'documentType', profile: 'profile', tenant_id: 'tenantId' } as const;
 const DOCUMENT_TYPES = ['invoice', 'receipt'];
 
-export const adapterRoutes: RestRoute[] = [
+export const adapterRoutes: AnyRestRoute[] = [
   {
     method: 'POST',
     path: '/api/v1/partner/extract',
@@ -31,6 +31,6 @@ export const adapterRoutes: RestRoute[] = [
       }
       return { input };
     },
-    respond: (data: { adapterExtract: unknown }) => ({ status: 200, body: data.adapterExtract }),
+    respond: (data) => ({ status: 200, body: data.adapterExtract }),
   },
 ];

@@ -1,6 +1,7 @@
 import { type AccessRule, requireAccess } from '../../platform/auth/access.ts';
 import type { BrandingInput } from './branding.service.ts';
 import type { RequestContext } from '../../app/context.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 // Partner-level configuration: API keys only, never a tenant user's browser session.
 const READ: AccessRule = { scope: ['read', 'tenants:write'], partnerLevel: true };
@@ -19,4 +20,4 @@ export const brandingResolvers = {
       return ctx.services.branding.set(ctx.principal.partner.id, args.input);
     },
   },
-};
+} satisfies Resolvers;

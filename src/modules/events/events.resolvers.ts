@@ -3,6 +3,10 @@ import type { Scope } from '../../platform/auth/scopes.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { type DomainEvent, EVENT_TYPES, isEventType } from '../../platform/events/domain-event.ts';
 import { InvalidInput } from '../../platform/errors.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
+import type { Invoice } from '../invoices/invoice.ts';
+import type { Receipt } from '../receipts/receipts.service.ts';
+import type { Vendor } from '../vendors/vendors.service.ts';
 
 type Args = { tenantId?: string | null; types?: readonly string[] | null };
 
@@ -23,9 +27,14 @@ function eventStream(kinds: readonly string[], scope: Scope | readonly Scope[]) 
   };
 }
 
-/** The event's resource as the typed Invoice / Receipt / Vendor (a snapshot: line items come with it). */
-const snapshot = (prefix: string) => (e: DomainEvent) =>
-  e.type.startsWith(prefix) ? { ...e.data, tenantId: e.tenantId, createdAt: e.data.createdAt ?? e.timestamp } : null;
+/**
+ * The event's resource as the typed Invoice / Receipt / Vendor (a snapshot: line items come with it). The payload
+ * is the resource the service published (JSON-shaped: its times may be ISO strings), so it is taken as that type.
+ */
+const snapshot =
+  <T>(prefix: string) =>
+  (e: DomainEvent): T | null =>
+    e.type.startsWith(prefix) ? ({ ...e.data, tenantId: e.tenantId, createdAt: e.data.createdAt ?? e.timestamp } as T) : null;
 
 export const eventResolvers = {
   Subscription: {
@@ -35,8 +44,8 @@ export const eventResolvers = {
     events: eventStream(EVENT_TYPES, 'invoices:read'),
   },
   DomainEvent: {
-    invoice: snapshot('invoice.'),
-    receipt: snapshot('receipt.'),
-    vendor: snapshot('vendor.'),
+    invoice: snapshot<Invoice>('invoice.'),
+    receipt: snapshot<Receipt>('receipt.'),
+    vendor: snapshot<Vendor>('vendor.'),
   },
-};
+} satisfies Resolvers;

@@ -4,6 +4,7 @@ import { NotFound } from '../../platform/errors.ts';
 import type { CountInput, InventoryCount, ItemInput } from './inventory.service.ts';
 import { loaders } from '../../app/loaders.ts';
 import { tenantFor, tenantsFor } from '../tenants/tenant-access.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 const READ: AccessRule = { scope: 'inventory:read' };
 const WRITE: AccessRule = { scope: 'inventory:write' };
@@ -42,4 +43,4 @@ export const inventoryResolvers = {
       return cost === null ? null : Math.round(count.baseQuantity * cost * 100) / 100;
     },
   },
-};
+} satisfies Resolvers;

@@ -54,10 +54,10 @@ export interface InventoryCount {
 
 export interface ItemInput {
   storeId?: string | null;
-  name?: string;
+  name?: string | null;
   sku?: string | null;
-  category?: string;
-  unit?: string;
+  category?: string | null;
+  unit?: string | null;
   defaultCost?: number | null;
   packSizes?: PackSize[] | null;
   parLevel?: number | null;
@@ -183,7 +183,7 @@ export type InventoryService = ReturnType<typeof createInventoryService>;
 
 /** Validated columns of a create (current undefined: name, category and unit are required) or an update. */
 function itemFields(input: ItemInput, current: InventoryItemRow | undefined) {
-  const name = input.name === undefined ? current?.name : input.name.trim();
+  const name = input.name == null ? current?.name : input.name.trim();
   if (name === undefined) throw InvalidInput.field('name', 'is required');
   if (!name || name.length > MAX_NAME) throw InvalidInput.field('name', `must be 1 to ${MAX_NAME} characters`);
   const category = input.category ?? current?.category;
@@ -191,7 +191,7 @@ function itemFields(input: ItemInput, current: InventoryItemRow | undefined) {
   if (!(COST_CATEGORIES as readonly string[]).includes(category)) {
     throw InvalidInput.field('category', `must be one of ${COST_CATEGORIES.join(', ')}`);
   }
-  const unit = input.unit === undefined ? current?.unit : normalizeUnit(input.unit);
+  const unit = input.unit == null ? current?.unit : normalizeUnit(input.unit);
   if (unit === undefined) throw InvalidInput.field('unit', 'is required');
   const packSizes = validatePackSizes(unit, input.packSizes === undefined ? (current?.packSizes ?? []) : (input.packSizes ?? []));
   const sku = input.sku === undefined ? (current?.sku ?? null) : optionalText(input.sku, 'sku', MAX_SKU);

@@ -3,6 +3,7 @@ import type { CategorizeLines } from '../../extraction/categorizer.ts';
 import type { ExtractedLineItem, InvoiceHeader, InvoiceSource } from '../../extraction/types.ts';
 import type { DocumentsTable } from '../../platform/db/types.ts';
 import type { InvoiceLineItemRow, InvoiceRow } from './invoices.queries.ts';
+import type { CostCategory } from '../../extraction/categories.ts';
 
 // The invoice as the domain sees it, and its mappings from rows and to the REST/webhook resource.
 
@@ -10,7 +11,7 @@ export type Categorize = CategorizeLines;
 
 /** An extracted line with the cost category it was given. */
 export interface LineItem extends ExtractedLineItem {
-  costCategory: string;
+  costCategory: CostCategory;
 }
 
 /** An invoice as the API shows it (ExtractedInvoice), plus what the service needs to know of it. */
@@ -78,9 +79,12 @@ export function resource(invoice: Invoice, lineItems: readonly LineItem[]) {
 const round = (v: number | null, places: number) => (v === null ? null : Math.round(v * 10 ** places) / 10 ** places);
 
 /** A line as its columns keep it (quantity and unit price to 4 places, total to 2), so what an upload returns is what GET reads. */
-export function asStored(item: ExtractedLineItem, costCategory: string): LineItem {
+export function asStored(item: ExtractedLineItem, costCategory: CostCategory): LineItem {
   return { ...item, quantity: round(item.quantity, 4), unitPrice: round(item.unitPrice, 4), total: round(item.total, 2), costCategory };
 }
+
+/** A stored cost category (a CHECK constraint keeps the column to the 19 labels). */
+export const asCostCategory = (category: string) => category as CostCategory;
 
 /** A numeric column (text from pg) as a number. */
 export const num = (v: string | null) => (v === null ? null : Number(v));
@@ -119,6 +123,6 @@ export function toLineItem(r: Omit<InvoiceLineItemRow, 'invoiceId'>): LineItem {
     unit: r.unit,
     unitPrice: num(r.unitPrice),
     total: num(r.total),
-    costCategory: r.costCategory,
+    costCategory: asCostCategory(r.costCategory),
   };
 }

@@ -4,6 +4,7 @@ import { NotFound } from '../../platform/errors.ts';
 import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
 import type { Invoice, InvoiceListArgs, LineItem } from './invoice.ts';
 import { loaders } from '../../app/loaders.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 type InvoiceParent = Invoice & { lineItems?: LineItem[] };
 
@@ -36,7 +37,9 @@ export const invoiceResolvers = {
         loaders(ctx).invoice.prime(invoice.id, invoice);
         if (invoice.lineItems) loaders(ctx).invoiceLineItems.prime(invoice.id, invoice.lineItems);
       }
-      return { invoice: invoices[0], splitInvoices: invoices.slice(1), invoices };
+      const [first, ...split] = invoices;
+      if (!first) throw new Error('uploadInvoice recorded no invoice');
+      return { invoice: first, splitInvoices: split, invoices };
     },
   },
   // GraphQL names cannot hold a hyphen: the enum value e_invoice stands for the stored (and REST) 'e-invoice'.
@@ -52,8 +55,8 @@ export const invoiceResolvers = {
     // Snapshots in events lack the store and status details of a stored row: absent means null.
     storeId: (invoice: Invoice) => invoice.storeId ?? null,
     fieldConfidences: (invoice: Invoice) =>
-      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])),
+      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])) as Record<(typeof CONFIDENCE_FIELDS)[number], number>,
     notes: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceNotes.load(invoice.id),
     source: (invoice: Invoice) => invoice.source ?? null,
   },
-};
+} satisfies Resolvers;

@@ -1,23 +1,21 @@
 import { InvalidInput } from '../../platform/errors.ts';
 import { formField, requiredFile, storeFlag } from '../../platform/rest/input.ts';
-import type { RestRoute } from '../../platform/rest/route.ts';
+import type { AnyRestRoute } from '../../platform/rest/route.ts';
+import type { ExtractedInvoiceFragment } from '../../platform/rest/generated/operations.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
-type ExtractedInvoice = { source?: string | null };
-
 /** DESIGN §9 spells the e-invoice source "e-invoice"; GraphQL's enum value cannot hold the hyphen (e_invoice). */
-const restInvoice = <T extends ExtractedInvoice>(invoice: T): T =>
-  invoice.source === 'e_invoice' ? { ...invoice, source: 'e-invoice' } : invoice;
+const restInvoice = (invoice: ExtractedInvoiceFragment) => ({ ...invoice, source: invoice.source === 'e_invoice' ? 'e-invoice' : invoice.source });
 
-export const invoiceRoutes: RestRoute[] = [
+export const invoiceRoutes: AnyRestRoute[] = [
   {
     method: 'GET',
     path: '/api/v1/partner/invoices/{id}',
     family: 'v1',
     operation: 'GetInvoice',
     variables: ({ params }) => ({ id: params.id }),
-    respond: (data: { invoice: ExtractedInvoice }) => ({ status: 200, body: restInvoice(data.invoice) }),
+    respond: (data) => ({ status: 200, body: restInvoice(data.invoice) }),
   },
   {
     method: 'POST',
@@ -30,7 +28,7 @@ export const invoiceRoutes: RestRoute[] = [
       storeId: formField(body, 'storeId'),
     }),
     // DESIGN §9: the first invoice of the file, plus the other records of a multi-vendor split.
-    respond: (data: { uploadInvoice: { invoice: ExtractedInvoice; splitInvoices: ExtractedInvoice[] } }) => ({
+    respond: (data) => ({
       status: 201,
       body: { ...restInvoice(data.uploadInvoice.invoice), splitInvoices: data.uploadInvoice.splitInvoices.map(restInvoice) },
     }),
@@ -41,7 +39,7 @@ export const invoiceRoutes: RestRoute[] = [
     family: 'legacy',
     operation: 'LegacyExtractInvoice',
     variables: ({ body }) => ({ file: requiredFile(body, 'file'), store: storeFlag(body) }),
-    respond: (data: { uploadInvoice: { invoice: { status: string; error: string | null } & Record<string, unknown> } }) => {
+    respond: (data) => {
       const { status, error, ...invoice } = data.uploadInvoice.invoice;
       // The legacy family has no failed records: "invalid request, check file format".
       if (status === 'failed') throw new InvalidInput(`the document could not be processed: ${error ?? 'unknown reason'}`);

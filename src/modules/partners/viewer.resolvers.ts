@@ -1,10 +1,21 @@
 import type { RequestContext } from '../../app/context.ts';
 import type { TenantRow } from '../tenants/tenants.service.ts';
 import { loaders } from '../../app/loaders.ts';
+import type { LegacyPlan, Resolvers, Tier } from '../../app/generated/resolvers.ts';
+
+/** The GraphQL Viewer without its tenants (a field resolver loads them). */
+export interface Viewer {
+  partnerId: string;
+  name: string;
+  tier: Tier;
+  legacyPlan: LegacyPlan | null;
+  scopes: string[];
+  keyPrefix: string;
+}
 
 export const viewerResolvers = {
   Query: {
-    viewer: (_: unknown, __: unknown, ctx: RequestContext) => {
+    viewer: (_: unknown, __: unknown, ctx: RequestContext): Viewer => {
       const { principal } = ctx;
       return {
         partnerId: principal.partner.id,
@@ -22,4 +33,4 @@ export const viewerResolvers = {
   Tenant: {
     stores: (tenant: TenantRow, _: unknown, ctx: RequestContext) => loaders(ctx).storesByTenant.load(tenant.id),
   },
-};
+} satisfies Resolvers;

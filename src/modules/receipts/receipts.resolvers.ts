@@ -5,6 +5,7 @@ import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
 import type { LineItem } from '../invoices/invoice.ts';
 import type { Receipt, ReceiptListArgs, UseType } from './receipts.service.ts';
 import { loaders } from '../../app/loaders.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 // The contract names no read scope for receipts: a key that may upload them, or read invoices, may read them.
 const READ_RECEIPTS = { scope: ['receipts:write', 'invoices:read'] } as const;
@@ -40,7 +41,7 @@ export const receiptResolvers = {
     lineItems: (receipt: Receipt & { lineItems?: LineItem[] }, _: unknown, ctx: RequestContext) =>
       receipt.lineItems ?? loaders(ctx).receiptLineItems.load(receipt.id),
     fieldConfidences: (receipt: Receipt) =>
-      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(receipt.fieldConfidences?.[f] ?? 0)])),
+      Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(receipt.fieldConfidences?.[f] ?? 0)])) as Record<(typeof CONFIDENCE_FIELDS)[number], number>,
     notes: (receipt: Receipt, _: unknown, ctx: RequestContext) => loaders(ctx).receiptNotes.load(receipt.id),
   },
-};
+} satisfies Resolvers;

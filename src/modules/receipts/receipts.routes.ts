@@ -1,16 +1,16 @@
 import { formField, requiredFile, storeFlag } from '../../platform/rest/input.ts';
-import type { RestRoute } from '../../platform/rest/route.ts';
+import type { AnyRestRoute } from '../../platform/rest/route.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
-export const receiptRoutes: RestRoute[] = [
+export const receiptRoutes: AnyRestRoute[] = [
   {
     method: 'POST',
     path: '/api/v1/partner/receipts/upload',
     family: 'v1',
     operation: 'UploadReceipt',
     variables: ({ body }) => ({ file: requiredFile(body, 'file'), useType: formField(body, 'useType') }),
-    respond: (data: { uploadReceipt: unknown }) => ({ status: 201, body: data.uploadReceipt }),
+    respond: (data) => ({ status: 201, body: data.uploadReceipt }),
   },
   {
     method: 'POST',
@@ -18,6 +18,6 @@ export const receiptRoutes: RestRoute[] = [
     family: 'legacy',
     operation: 'LegacyExtractReceipt',
     variables: ({ body }) => ({ file: requiredFile(body, 'file'), store: storeFlag(body) }),
-    respond: (data: { uploadReceipt: Record<string, unknown> }) => ({ status: 200, body: { success: true, ...data.uploadReceipt } }),
+    respond: (data) => ({ status: 200, body: { success: true, ...data.uploadReceipt } }),
   },
 ];

@@ -15,22 +15,25 @@ export type TimeOffRequest = TimeOffRow;
 export type TimePunch = TimePunchRow;
 
 export interface EmployeeInput {
-  storeId?: string;
-  name?: string;
+  storeId?: string | null;
+  name?: string | null;
   email?: string | null;
   position?: string | null;
-  hourlyRate?: number;
+  hourlyRate?: number | null;
   active?: boolean | null;
 }
 
 export interface ShiftInput {
-  employeeId?: string;
-  startsAt?: Date;
-  endsAt?: Date;
+  employeeId?: string | null;
+  startsAt?: Date | null;
+  endsAt?: Date | null;
   breakMinutes?: number | null;
   position?: string | null;
   notes?: string | null;
 }
+
+/** A new shift: who and when are required (updates may leave them out). */
+export type NewShift = ShiftInput & { employeeId: string; startsAt: Date; endsAt: Date };
 
 /** Contract limits: the schedule list is the latest 100, the time-off list the latest 200. */
 export const SCHEDULE_LIST_LIMIT = 100;
@@ -42,7 +45,7 @@ export const MAX_SHIFT_HOURS = 24;
 export const FUTURE_SKEW_MS = 5 * 60_000;
 
 export function employeeFields(input: EmployeeInput, current: EmployeeRow | undefined) {
-  const name = input.name === undefined ? current?.name : input.name.trim();
+  const name = input.name == null ? current?.name : input.name.trim();
   if (!name || name.length > MAX_NAME) throw InvalidInput.field('name', `must be 1 to ${MAX_NAME} characters`);
   const hourlyRate = input.hourlyRate ?? (current ? Number(current.hourlyRate) : undefined);
   if (hourlyRate === undefined || !(Number.isFinite(hourlyRate) && hourlyRate >= 0 && hourlyRate <= MAX_RATE)) {

@@ -2,9 +2,10 @@ import { type AccessRule, scopedStore, visibleStore } from '../../platform/auth/
 import type { RequestContext } from '../../app/context.ts';
 import { InvalidInput, NotFound } from '../../platform/errors.ts';
 import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
-import type { EmployeeInput, Schedule, ScheduleStatus, Shift, ShiftInput, TimeOffStatus, TimePunch } from './scheduling.model.ts';
+import type { EmployeeInput, NewShift, Schedule, ScheduleStatus, Shift, ShiftInput, TimeOffStatus, TimePunch } from './scheduling.model.ts';
 import { loaders } from '../../app/loaders.ts';
 import { tenantFor, tenantsFor } from '../tenants/tenant-access.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 const READ: AccessRule = { scope: 'scheduling:read' };
 const WRITE: AccessRule = { scope: 'scheduling:write' };
@@ -54,7 +55,7 @@ export const schedulingResolvers = {
       ctx.services.scheduling.moveSchedule(await tenantsFor(ctx, WRITE), args.id, 'published'),
     archiveSchedule: async (_: unknown, args: { id: string }, ctx: RequestContext) =>
       ctx.services.scheduling.moveSchedule(await tenantsFor(ctx, WRITE), args.id, 'archived'),
-    addShift: async (_: unknown, args: { scheduleId: string; input: Required<Pick<ShiftInput, 'employeeId' | 'startsAt' | 'endsAt'>> & ShiftInput }, ctx: RequestContext) =>
+    addShift: async (_: unknown, args: { scheduleId: string; input: NewShift }, ctx: RequestContext) =>
       ctx.services.scheduling.addShift(await tenantsFor(ctx, WRITE), args.scheduleId, args.input),
     updateShift: async (_: unknown, args: { id: string; input: ShiftInput }, ctx: RequestContext) =>
       ctx.services.scheduling.updateShift(await tenantsFor(ctx, WRITE), args.id, args.input),
@@ -84,4 +85,4 @@ export const schedulingResolvers = {
   TimePunch: {
     hours: (p: TimePunch) => (p.clockOut ? round2((p.clockOut.getTime() - p.clockIn.getTime()) / 3_600_000) : null),
   },
-};
+} satisfies Resolvers;

@@ -1,10 +1,10 @@
 import { NotFound } from '../../platform/errors.ts';
 import { jsonFields, optionalBoolean, optionalString } from '../../platform/rest/input.ts';
-import { ok, type RestRoute, TENANT } from '../../platform/rest/route.ts';
+import { ok, type AnyRestRoute, TENANT } from '../../platform/rest/route.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
-export const schedulingRoutes: RestRoute[] = [
+export const schedulingRoutes: AnyRestRoute[] = [
   {
     method: 'GET',
     path: `${TENANT}/scheduling/schedules`,
@@ -15,7 +15,7 @@ export const schedulingRoutes: RestRoute[] = [
       storeId: optionalString(query, 'storeId'),
       status: optionalString(query, 'status'),
     }),
-    respond: (data: { schedules: unknown[] }) => ok(200, data),
+    respond: (data) => ok(200, data),
   },
   {
     method: 'GET',
@@ -23,7 +23,7 @@ export const schedulingRoutes: RestRoute[] = [
     family: 'v1',
     operation: 'GetSchedule',
     variables: ({ params }) => ({ tenantId: params.tenantId, id: params.scheduleId }),
-    respond: (data: { schedule: unknown }) => {
+    respond: (data) => {
       if (!data.schedule) throw new NotFound('schedule');
       return ok(200, data);
     },
@@ -38,7 +38,7 @@ export const schedulingRoutes: RestRoute[] = [
       storeId: optionalString(query, 'storeId'),
       includeInactive: optionalBoolean(query, 'includeInactive'),
     }),
-    respond: (data: { employees: unknown[] }) => ok(200, data),
+    respond: (data) => ok(200, data),
   },
   {
     method: 'GET',
@@ -50,7 +50,7 @@ export const schedulingRoutes: RestRoute[] = [
       status: optionalString(query, 'status'),
       employeeId: optionalString(query, 'employeeId'),
     }),
-    respond: (data: { requests: unknown[] }) => ok(200, data),
+    respond: (data) => ok(200, data),
   },
   {
     method: 'POST',
@@ -58,7 +58,7 @@ export const schedulingRoutes: RestRoute[] = [
     family: 'v1',
     operation: 'CreateTimeOffRequest',
     variables: ({ params, body }) => ({ tenantId: params.tenantId, ...jsonFields(body, ['employeeId', 'startDate', 'endDate'], ['reason']) }),
-    respond: (data: { request: unknown }) => ok(201, data),
+    respond: (data) => ok(201, data),
   },
   {
     method: 'GET',
@@ -71,6 +71,6 @@ export const schedulingRoutes: RestRoute[] = [
       startDate: optionalString(query, 'startDate'),
       endDate: optionalString(query, 'endDate'),
     }),
-    respond: (data: { laborReport: unknown }) => ok(200, data.laborReport),
+    respond: (data) => ok(200, data.laborReport),
   },
 ];

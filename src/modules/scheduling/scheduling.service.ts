@@ -37,6 +37,7 @@ import {
   MAX_TEXT,
   type Schedule,
   type Shift,
+  type NewShift,
   type ShiftInput,
   toEmployee,
   toSchedule,
@@ -60,7 +61,7 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
   }
 
   /** Checks a shift against its schedule: an active employee of the tenant, inside the week, no double booking. */
-  async function checkShift(schedule: ScheduleRow, shift: Required<Pick<ShiftInput, 'employeeId' | 'startsAt' | 'endsAt'>> & ShiftInput, exceptId?: string) {
+  async function checkShift(schedule: ScheduleRow, shift: NewShift, exceptId?: string) {
     if (schedule.status === 'archived') throw new Conflict('schedule is archived; its shifts can no longer change');
     const employee = await employeeOf([schedule.tenantId], shift.employeeId);
     if (!employee.active) throw new Conflict(`employee ${employee.name} is inactive`);
@@ -160,7 +161,7 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
       return toSchedule(moved);
     },
 
-    async addShift(tenantIds: readonly string[], scheduleId: string, input: Required<Pick<ShiftInput, 'employeeId' | 'startsAt' | 'endsAt'>> & ShiftInput): Promise<Shift> {
+    async addShift(tenantIds: readonly string[], scheduleId: string, input: NewShift): Promise<Shift> {
       const schedule = await scheduleOf(tenantIds, scheduleId);
       const breakMinutes = await checkShift(schedule, input);
       return insertShift(db, {

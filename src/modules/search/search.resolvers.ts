@@ -1,6 +1,7 @@
 import { requireAccess } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
 import type { SearchEntityType } from './search.service.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 export const searchResolvers = {
   Query: {
@@ -14,4 +15,4 @@ export const searchResolvers = {
       return ctx.services.search.search(ctx.principal, args);
     },
   },
-};
+} satisfies Resolvers;

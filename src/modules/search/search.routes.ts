@@ -1,9 +1,9 @@
 import { jsonObject, optionalInt, optionalString, requiredText } from '../../platform/rest/input.ts';
-import type { RestRoute } from '../../platform/rest/route.ts';
+import type { AnyRestRoute } from '../../platform/rest/route.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
-export const searchRoutes: RestRoute[] = [
+export const searchRoutes: AnyRestRoute[] = [
   {
     method: 'GET',
     path: '/api/v1/partner/search',
@@ -14,7 +14,7 @@ export const searchRoutes: RestRoute[] = [
       type: optionalString(query, 'type'),
       limit: optionalInt(query, 'limit'),
     }),
-    respond: (data: { search: unknown }) => ({ status: 200, body: { success: true, data: data.search } }),
+    respond: (data) => ({ status: 200, body: { success: true, data: data.search } }),
   },
   {
     method: 'POST',
@@ -30,6 +30,6 @@ export const searchRoutes: RestRoute[] = [
         limit: json.limit ?? undefined,
       };
     },
-    respond: (data: { search: unknown }) => ({ status: 200, body: { success: true, data: data.search } }),
+    respond: (data) => ({ status: 200, body: { success: true, data: data.search } }),
   },
 ];

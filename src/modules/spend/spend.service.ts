@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { spendByCategory, spendByVendor } from './spend.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import { reportRange } from '../scheduling/labor-report.ts';
+import type { CostCategory } from '../../extraction/categories.ts';
+import { asCostCategory } from '../invoices/invoice.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 
 export interface SpendReport {
@@ -11,7 +13,7 @@ export interface SpendReport {
   /** Sum of the invoices' totals. */
   total: number;
   invoiceCount: number;
-  byCategory: Array<{ category: string; total: number }>;
+  byCategory: Array<{ category: CostCategory; total: number }>;
   byVendor: Array<{ vendorId: string | null; vendorName: string; total: number; invoiceCount: number }>;
 }
 
@@ -34,7 +36,7 @@ export function createSpendService(db: Kysely<DB>, deps: { tenants: TenantsServi
         // In whole cents: no float drift however many vendors.
         total: byVendor.reduce((s, v) => s + Math.round(v.total * 100), 0) / 100,
         invoiceCount: byVendor.reduce((s, v) => s + v.invoiceCount, 0),
-        byCategory: categories.map((c) => ({ category: c.costCategory, total: money(c.total) })),
+        byCategory: categories.map((c) => ({ category: asCostCategory(c.costCategory), total: money(c.total) })),
         byVendor,
       };
     },

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../app/context.ts';
 import type { StoreInput } from './tenants.service.ts';
 import { loaders } from '../../app/loaders.ts';
 import { tenantFor } from './tenant-access.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 // Stores are readable with any key (the viewer lists them too); creating one needs tenants:write.
 export const storeResolvers = {
@@ -15,4 +16,4 @@ export const storeResolvers = {
       return ctx.services.tenants.createStore(await tenantFor(ctx, args, { scope: 'tenants:write' }), args.input);
     },
   },
-};
+} satisfies Resolvers;

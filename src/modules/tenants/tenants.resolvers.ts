@@ -4,6 +4,7 @@ import type { TenantRow } from './tenants.service.ts';
 import type { SsoProvider } from '../embed/sso/sso.service.ts';
 import { loaders } from '../../app/loaders.ts';
 import { tenantFor } from './tenant-access.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 // Sub-tenant provisioning and embed sign-in are Platform Embed features (the contract's tier table).
 const EMBED: AccessRule = { scope: 'tenants:write', tiers: ['embed'], partnerLevel: true };
@@ -36,4 +37,4 @@ export const tenantResolvers = {
       return loaders(ctx).tenantUsers.load(tenant.id);
     },
   },
-};
+} satisfies Resolvers;

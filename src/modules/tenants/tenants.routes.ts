@@ -1,9 +1,9 @@
 import { jsonFields } from '../../platform/rest/input.ts';
-import { ok, type RestRoute, TENANT } from '../../platform/rest/route.ts';
+import { ok, type AnyRestRoute, TENANT } from '../../platform/rest/route.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
-export const tenantRoutes: RestRoute[] = [
+export const tenantRoutes: AnyRestRoute[] = [
   {
     method: 'POST',
     path: '/api/v1/partner/tenants',
@@ -11,7 +11,7 @@ export const tenantRoutes: RestRoute[] = [
     operation: 'CreateTenant',
     // `ssoProvider: null` is the documented default; GraphQL treats an absent value the same way.
     variables: ({ body }) => jsonFields(body, ['name', 'email'], ['maxLocations', 'ssoProvider']),
-    respond: (data: { createTenant: { tenantId: string; setupUrl: string } }) => ({ status: 201, body: data.createTenant }),
+    respond: (data) => ({ status: 201, body: data.createTenant }),
   },
   {
     method: 'POST',
@@ -20,7 +20,6 @@ export const tenantRoutes: RestRoute[] = [
     operation: 'CreateStore',
     variables: ({ params, body }) => ({ tenantId: params.tenantId, ...jsonFields(body, ['externalStoreId'], ['name', 'timezone']) }),
     // Idempotent on externalStoreId: 201 when created, 200 with the existing store otherwise.
-    respond: (data: { createStore: { created: boolean; store: unknown } }) =>
-      ok(data.createStore.created ? 201 : 200, { store: data.createStore.store }),
+    respond: (data) => ok(data.createStore.created ? 201 : 200, { store: data.createStore.store }),
   },
 ];

@@ -1,5 +1,6 @@
 import { type AccessRule, requireAccess } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 // Any valid API key may read its partner's usage (the legacy endpoint needs no particular scope either);
 // a tenant user's browser session may not.
@@ -15,4 +16,4 @@ export const usageResolvers = {
       return ctx.services.usage.legacy(ctx.principal, ctx.rateLimit);
     },
   },
-};
+} satisfies Resolvers;

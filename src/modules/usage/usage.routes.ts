@@ -1,14 +1,14 @@
-import type { RestRoute } from '../../platform/rest/route.ts';
+import type { AnyRestRoute } from '../../platform/rest/route.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
-export const usageRoutes: RestRoute[] = [
+export const usageRoutes: AnyRestRoute[] = [
   {
     method: 'GET',
     path: '/api/partner/usage',
     family: 'legacy',
     operation: 'LegacyUsage',
     variables: () => ({}),
-    respond: (data: { legacyUsage: Record<string, unknown> }) => ({ status: 200, body: { success: true, ...data.legacyUsage } }),
+    respond: (data) => ({ status: 200, body: { success: true, ...data.legacyUsage } }),
   },
 ];

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../app/context.ts';
 import { NotFound } from '../../platform/errors.ts';
 import type { Vendor } from './vendors.service.ts';
 import { loaders } from '../../app/loaders.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 interface VendorsArgs {
   tenantId?: string | null;
@@ -29,4 +30,4 @@ export const vendorResolvers = {
       return ctx.services.invoices.list(ctx.principal, { ...args, filter: { tenantId: vendor.tenantId, vendorId: vendor.id } });
     },
   },
-};
+} satisfies Resolvers;

@@ -1,6 +1,7 @@
 import { type AccessRule, requireAccess } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
 import type { Webhook } from './webhooks.service.ts';
+import type { Resolvers } from '../../app/generated/resolvers.ts';
 
 // Webhooks are sold with the Extraction + Storage and Platform Embed tiers (the contract's tier table).
 const WEBHOOKS: AccessRule = { scope: 'webhooks:write', tiers: ['storage', 'embed'], partnerLevel: true };
@@ -38,4 +39,4 @@ export const webhookResolvers = {
     deliveries: (webhook: Webhook, args: { first?: number | null }, ctx: RequestContext) =>
       ctx.services.webhooks.deliveries(ctx.principal, webhook.id, args.first ?? 20),
   },
-};
+} satisfies Resolvers;

@@ -1,10 +1,10 @@
 import { InvalidInput } from '../../platform/errors.ts';
 import { jsonObject } from '../../platform/rest/input.ts';
-import type { RestRoute } from '../../platform/rest/route.ts';
+import type { AnyRestRoute } from '../../platform/rest/route.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
 
-export const webhookRoutes: RestRoute[] = [
+export const webhookRoutes: AnyRestRoute[] = [
   {
     method: 'POST',
     path: '/api/v1/partner/webhooks',
@@ -17,6 +17,6 @@ export const webhookRoutes: RestRoute[] = [
       if (!Array.isArray(json.events)) throw InvalidInput.field('events', 'is required: an array of event names');
       return { url: json.url, events: json.events };
     },
-    respond: (data: { registerWebhook: unknown }) => ({ status: 201, body: data.registerWebhook }),
+    respond: (data) => ({ status: 201, body: data.registerWebhook }),
   },
 ];

@@ -11,7 +11,7 @@ import { fingerprint, idempotencyKeyOf, type IdempotencyStore, type IdempotentSt
 import type { Logger } from '../log.ts';
 import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
-import type { RestRequest, RestRoute } from './route.ts';
+import type { AnyRestRoute, RestRequest } from './route.ts';
 import { storedOperationFile } from './operation-files.ts';
 
 export interface RestCompatDeps {
@@ -78,7 +78,7 @@ export function loadOperation(executor: OperationExecutor, name: string): Docume
 }
 
 /** Mounts every route: authenticate → map input → execute the stored operation → map output or error. */
-export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRoute[], deps: RestCompatDeps): void {
+export function registerRestRoutes(app: FastifyInstance, routes: readonly AnyRestRoute[], deps: RestCompatDeps): void {
   for (const route of routes) {
     const document = loadOperation(deps.executor, route.operation);
     app.route({
@@ -117,7 +117,8 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
             channel: route.family,
           });
           if (result.errors?.length) throw errorOfResult(result.errors[0]!);
-          const { status, body } = route.respond(result.data);
+          // The executor's data is the operation's result: the type `respond` was checked against.
+          const { status, body } = (route.respond as (data: unknown) => { status: number; body: unknown })(result.data);
           return await send(status, body);
         } catch (err) {
           const failure = restError(route.family, err, request.log);
