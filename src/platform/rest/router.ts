@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, visit } from 'graphql';
 import { type KeySource, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
-import { InvalidInput, RateLimited } from '../errors.ts';
+import { AppError, InvalidInput, RateLimited } from '../errors.ts';
 import { textProblem } from '../graphql/input-text.ts';
 import type { OperationExecutor } from '../graphql/executor.ts';
 import { MultipartBody, readMultipart } from '../http/multipart.ts';
@@ -12,6 +12,7 @@ import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
 import type { RestRequest, RestRoute } from './route.ts';
 import { storedOperationFile } from './operation-files.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 export interface RestCompatDeps {
   /** The one stored-operation executor (shared with the pages). */
@@ -21,6 +22,8 @@ export interface RestCompatDeps {
   createContext: (principal: Principal, requestId: string, log: Logger) => object;
   /** Counts the request against the key's limits (src/rate-limit). */
   rateLimit: (principal: Principal, channel: Family) => Promise<RateDecision>;
+  /** Counts each stored operation run and each error answered (GET /metrics). */
+  metrics?: Pick<Metrics, 'operation' | 'error'>;
 }
 
 const KEY_SOURCE: Record<Family, KeySource> = { v1: 'x-api-key', legacy: 'bearer', adapter: 'bearer' };
@@ -76,6 +79,7 @@ export function loadOperation(executor: OperationExecutor, name: string): Docume
 export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRoute[], deps: RestCompatDeps): void {
   for (const route of routes) {
     const document = loadOperation(deps.executor, route.operation);
+    const type = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION)?.operation ?? 'query';
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
@@ -90,15 +94,18 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly RestRo
           const problem = textProblem(restInput(rest));
           if (problem) throw InvalidInput.field(problem.field, problem.problem);
           const variables = route.variables(rest);
+          const started = performance.now();
           const result = await deps.executor.run(document, variables, {
             ...deps.createContext(principal, request.id ?? randomUUID(), request.log),
             rateLimit: limit,
             channel: route.family,
           });
+          deps.metrics?.operation('rest', route.operation, type, (performance.now() - started) / 1000);
           if (result.errors?.length) throw errorOfResult(result.errors[0]!);
           const { status, body } = route.respond(result.data);
           return reply.code(status).send(body);
         } catch (err) {
+          deps.metrics?.error('rest', err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR');
           const failure = restError(route.family, err, request.log);
           return reply.code(failure.status).headers(failure.headers).send(failure.body);
         }
