@@ -116,14 +116,6 @@ export function createMetrics() {
     },
   });
   new Gauge({
-    name: 'outbox_lag_seconds',
-    help: 'Age of the oldest outbox event not yet handed on to webhook deliveries (0 when none waits).',
-    registers,
-    async collect() {
-      this.set(sources.outboxLagSeconds ? await sources.outboxLagSeconds().catch(() => -1) : 0);
-    },
-  });
-  new Gauge({
     name: 'db_pool_connections',
     help: 'Database pool connections by state (in_use, idle) and the pool\'s maximum (max); embedded PGlite has one.',
     labelNames: ['database', 'state'] as const,
@@ -144,6 +136,16 @@ export function createMetrics() {
     collect() {
       const pool = sources.dbPool?.();
       if (pool) this.set({ database: pool.kind }, pool.waiting);
+    },
+  });
+
+  // After the pool's gauges: collectors start in registration order, and this one's query would show as pool use.
+  new Gauge({
+    name: 'outbox_lag_seconds',
+    help: 'Age of the oldest outbox event not yet handed on to webhook deliveries (0 when none waits).',
+    registers,
+    async collect() {
+      this.set(sources.outboxLagSeconds ? await sources.outboxLagSeconds().catch(() => -1) : 0);
     },
   });
 
