@@ -16,6 +16,9 @@ import { createOperationGuard } from './platform/graphql/limits.ts';
 import type { BlobStore } from './platform/storage/index.ts';
 import { mountGraphQL } from './platform/http/graphql.ts';
 import { createHttpServer } from './platform/http/server.ts';
+import { AppError } from './platform/errors.ts';
+import { mountMetricsEndpoint } from './platform/metrics/endpoint.ts';
+import { createMetrics } from './platform/metrics/metrics.ts';
 import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
 import { ensurePortFree } from './platform/http/port-check.ts';
 import { createIdempotencyStore } from './platform/idempotency/idempotency.ts';
@@ -77,7 +80,10 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
   try {
     await migrateToLatest(db);
     let reader: DocumentReader | undefined;
+    // This app's metrics (GET /metrics): its own registry, fed by the HTTP hook, GraphQL, REST, reader and webhooks.
+    const metrics = createMetrics();
     const app = createHttpServer(config, {
+      metrics,
       ready: async () => {
         await sql`select 1`.execute(db);
         const pending = await pendingMigrations(db);
@@ -86,7 +92,11 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
         const ocr = await reader?.pool.ocrStatus(10_000);
         return { components: { ocr: ocr ?? { engine: 'loading', fallbackReason: null } } };
       },
-      respondError: (url, err, log) => restError(familyOf(url) ?? 'v1', err, log),
+      respondError: (url, err, log) => {
+        const family = familyOf(url);
+        metrics.error(family ? 'rest' : 'http', err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR');
+        return restError(family ?? 'v1', err, log);
+      },
     });
     onFailure.push(() => app.close());
     // Reading workers are spawned on first use (one per core at most) and stopped on close.
@@ -94,8 +104,14 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       limits: config.readLimits,
       ocr: config.ocr,
       onOcrStatus: (s) => (s.fallbackReason ? app.log.warn({ ocr: s }, s.fallbackReason) : app.log.info({ ocr: s }, `OCR engine: ${s.engine}`)),
+      onRead: metrics.documentRead,
     });
     const opened = reader;
+    const { pool } = database;
+    metrics.watch({
+      readQueue: () => ({ waiting: opened.pool.queued, inFlight: opened.pool.pending }),
+      dbPool: () => ({ kind: database.kind, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
+    });
     onFailure.push(() => opened.close());
     // Links handed out (setup, embed sign-in) use PUBLIC_URL, or the real port once listening when it is the default.
     let publicUrl = config.publicUrl;
@@ -114,6 +130,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const openapi = loadOpenApiDocument();
     const createContext = createContextFactory(services);
     app.get('/openapi.json', async () => openapi);
+    mountMetricsEndpoint(app, metrics, config.metricsToken);
     const rateLimit = services.rateLimits.consume;
     const sessionAuth = async (token: string) => {
       const view = await services.provisioning.session(token);
@@ -124,11 +141,12 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       schema, guard, authenticate: services.authenticate, createContext, rateLimit, sessionAuth, credentials: services.credentials, recheckMs: config.authRecheckMs,
       explorer: (reply) => sendDeveloperPage(reply, EXPLORER_PAGE),
       idempotency,
+      metrics,
     });
     mountDeveloperPages(app);
     // REST routes and pages run their stored operations through one executor (same schema, limits and access checks).
     const executor = createOperationExecutor(schema, guard);
-    mountRestCompat(app, { executor, authenticate: services.authenticate, createContext, rateLimit, idempotency });
+    mountRestCompat(app, { executor, authenticate: services.authenticate, createContext, rateLimit, idempotency, metrics });
     mountSignInRoutes(app, { provisioning: services.provisioning, sso: services.sso });
     mountSsoRoutes(app, { sso: services.sso, publicUrl: () => publicUrl, log: app.log });
     mountAppPages(app, { executor, createContext, services, now: options.now });
@@ -147,6 +165,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       published: () => services.webhooks.wake(),
     });
     await dispatcher.start();
+    metrics.watch({ outboxLagSeconds: dispatcher.lagSeconds });
     onFailure.push(() => dispatcher.stop());
 
     // Invoices a dead process left `processing`: with the embedded database (this process holds its lock) every one
@@ -158,7 +177,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
 
     await app.listen({ port: config.port, host: config.host });
     // Webhook deliveries are sent from the database queue (a delivery is a row: nothing is lost on a crash).
-    const webhookDelivery = services.webhooks.startDelivery();
+    const webhookDelivery = services.webhooks.startDelivery(metrics.webhookAttempt);
     onFailure.push(() => webhookDelivery.stop());
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

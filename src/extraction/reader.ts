@@ -16,11 +16,25 @@ import { ReadPool } from './worker-pool.ts';
 import type { ReadPoolOptions, RunOptions } from './worker-pool.ts';
 import type { PreprocessOptions } from './ocr.ts';
 import type { ReadOutcome } from './read-slices.ts';
-import type { DocumentKind, FileType } from './types.ts';
+import type { OcrEngineName } from './ocr-engine.ts';
+import type { DocumentKind, FileType, PageText } from './types.ts';
 
 export interface DocumentReaderOptions extends ReadPoolOptions {
   /** Override OCR image preprocessing (tuning/tests). */
   preprocess?: Partial<PreprocessOptions>;
+  /** Told about every document read (metrics). */
+  onRead?: (report: ReadReport) => void;
+}
+
+/** What one successful read took: its pages (each with its source and time) and the whole call's time. */
+export interface ReadReport {
+  documentKind: DocumentKind;
+  fileType: FileType;
+  /** From the call to the outcome, waiting for a worker included. */
+  seconds: number;
+  pages: readonly PageText[];
+  einvoice: boolean;
+  ocrEngine: OcrEngineName | null;
 }
 
 export interface ReadResult extends ReadOutcome {
@@ -50,7 +64,11 @@ export function createDocumentReader(options: DocumentReaderOptions = {}): Docum
       const fileType = sniffFileType(bytes, kind);
       const preprocess = { ...(kind === 'receipt' ? RECEIPT_PREPROCESS : {}), ...options.preprocess };
       const input = { bytes, fileType, einvoice: kind === 'invoice', ...(Object.keys(preprocess).length ? { preprocess } : {}) };
+      const started = performance.now();
       const outcome = await pool.run(input, readOptions);
+      options.onRead?.({
+        documentKind: kind, fileType, seconds: (performance.now() - started) / 1000, pages: outcome.pages, einvoice: outcome.einvoice !== null, ocrEngine: pool.ocrEngine,
+      });
       return { fileType, ...outcome };
     },
     close: () => pool.close(),

@@ -15,7 +15,7 @@ import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { FairQueue } from './fair-queue.ts';
 import type { PreprocessOptions } from './ocr.ts';
-import type { OcrSettings, OcrStatus } from './ocr-engine.ts';
+import type { OcrEngineName, OcrSettings, OcrStatus } from './ocr-engine.ts';
 import { DEFAULT_READ_LIMITS, DocumentProgress } from './read-slices.ts';
 import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
@@ -139,6 +139,16 @@ export class ReadPool {
   /** Worker threads currently alive (spawned lazily, up to `size`). */
   get workers(): number {
     return this.slots.length;
+  }
+
+  /** Jobs waiting for a worker (a document between two of its slices included). */
+  get queued(): number {
+    return this.queue.size;
+  }
+
+  /** The OCR engine the workers run, once one has loaded it. */
+  get ocrEngine(): OcrEngineName | null {
+    return this.ocrLoaded?.engine ?? null;
   }
 
   /** Jobs waiting for a worker plus jobs running. */

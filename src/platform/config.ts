@@ -63,6 +63,8 @@ const Env = z.object({
   GRAPHQL_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // How often open graphql-ws connections have their key or session checked again (revocation elsewhere, expiry).
   AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  // GET /metrics (Prometheus): when set, scrapers must send `Authorization: Bearer <token>`; unset, it is open.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export interface Config {
@@ -97,6 +99,8 @@ export interface Config {
   graphqlLimits: OperationLimits;
   /** How often open graphql-ws connections have their credentials checked again. */
   authRecheckMs: number;
+  /** The bearer token GET /metrics requires; undefined: the endpoint is open. */
+  metricsToken: string | undefined;
   /** How much of one document the local engine reads at most; what it leaves unread is noted on the document. */
   readLimits: ReadLimits;
   /** The OCR engine the reading workers run. */
@@ -173,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deadlineMs: e.GRAPHQL_DEADLINE_MS,
     },
     authRecheckMs: e.AUTH_RECHECK_MS,
+    metricsToken: e.METRICS_TOKEN,
     readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },
     ocr: { engine: e.OCR_ENGINE, threads: e.OCR_THREADS, ...(e.OCR_MODEL_DIR ? { modelDir: e.OCR_MODEL_DIR } : {}) },
     objectSources: {

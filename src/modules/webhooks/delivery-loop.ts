@@ -26,6 +26,8 @@ export interface DeliveryLoopOptions {
   pollMs?: number;
   batchSize?: number;
   log: { warn(obj: object, msg: string): void };
+  /** Told the outcome of each recorded attempt: delivered, retry (another is scheduled) or failed (no more). */
+  onAttempt?: (outcome: 'delivered' | 'retry' | 'failed') => void;
 }
 
 // A claim outlives the longest attempt (timeout + recording), so a live worker never loses its delivery.
@@ -67,12 +69,14 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
       if (stopping.signal.aborted && result.statusCode === null) return releaseClaim(db, d);
     }
     const outcome = decide(d, result!, now);
-    await db.transaction().execute(async (trx) => {
+    const recorded = await db.transaction().execute(async (trx) => {
       const recorded = await recordAttempt(trx, d, outcome);
       if (recorded && result.statusCode === 410) {
         await disableWebhook(trx, d.webhookId, `the endpoint answered 410 Gone on ${now.toISOString()}`);
       }
+      return recorded;
     });
+    if (recorded) options.onAttempt?.(outcome.status === 'pending' ? 'retry' : outcome.status);
   }
 
   function decide(d: ClaimedDelivery, result: SendResult, startedAt: Date): AttemptOutcome {

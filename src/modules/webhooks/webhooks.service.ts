@@ -21,7 +21,7 @@ import { Conflict, InvalidInput, NotFound } from '../../platform/errors.ts';
 import { EVENT_TYPES, isEventType } from '../../platform/events/domain-event.ts';
 import { assertPublicUrl, type GuardOptions } from '../../platform/net/outbound-guard.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
-import { type DeliveryLoop, startDeliveryLoop } from './delivery-loop.ts';
+import { type DeliveryLoop, type DeliveryLoopOptions, startDeliveryLoop } from './delivery-loop.ts';
 import { generateSecret } from './signature.ts';
 
 /** DESIGN §7's retry schedule (also WEBHOOK_RETRY_SCHEDULE's default). */
@@ -148,10 +148,13 @@ export function createWebhooksService(
       );
     },
 
-    /** Starts sending queued deliveries (once per process); `stop()` before the database closes. */
-    startDelivery(): { stop(): Promise<void> } {
+    /**
+     * Starts sending queued deliveries (once per process); `stop()` before the database closes. `onAttempt` is told
+     * each recorded attempt's outcome (metrics).
+     */
+    startDelivery(onAttempt?: DeliveryLoopOptions['onAttempt']): { stop(): Promise<void> } {
       if (loop) throw new Error('webhook delivery already started');
-      const started = startDeliveryLoop(db, { ...settings, log: deps.log });
+      const started = startDeliveryLoop(db, { ...settings, log: deps.log, onAttempt });
       loop = started;
       return {
         stop: async () => {

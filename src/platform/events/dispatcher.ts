@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { eventsAfter, lastEventId, type OutboxRow, publishPending } from './outbox.queries.ts';
+import { eventsAfter, lastEventId, type OutboxRow, outboxLagSeconds, publishPending } from './outbox.queries.ts';
 import type { DB } from '../db/types.ts';
 import type { DomainEvent } from './domain-event.ts';
 import type { EventPubSub } from './pubsub.ts';
@@ -93,6 +93,8 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
     },
     /** Read now (a local write just committed). */
     wake: run,
+    /** Seconds since the oldest event not handed on yet was written (0: none waits); one indexed read. */
+    lagSeconds: () => outboxLagSeconds(db),
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DB, OutboxEventsTable } from '../db/types.ts';
 
 export type OutboxRow = Selectable<OutboxEventsTable>;
@@ -61,4 +61,16 @@ export async function publishPending(
     await trx.updateTable('outboxEvents').set({ publishedAt: new Date() }).where('id', 'in', rows.map((r) => r.id)).execute();
     return rows.length;
   });
+}
+
+/** Seconds since the oldest event not handed on yet was written (0: none waits); the unpublished index serves it. */
+export async function outboxLagSeconds(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('outboxEvents')
+    .select(sql<string>`extract(epoch from now() - created_at)`.as('lag'))
+    .where('publishedAt', 'is', null)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Math.max(0, Number(row.lag)) : 0;
 }

@@ -18,6 +18,8 @@ import { operationFromMultipart } from './graphql-multipart.ts';
 import { serveGraphQLWs } from './graphql-ws.ts';
 import { fingerprint, idempotencyKeyOf, type IdempotencyStore, type IdempotentStart, REPLAYED_HEADER } from '../idempotency/idempotency.ts';
 import { readMultipart } from './multipart.ts';
+import { metricsPlugin } from '../metrics/graphql-plugin.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,8 +74,11 @@ export async function mountGraphQL(
     explorer?: (reply: FastifyReply) => FastifyReply;
     /** Idempotency-Key on mutations over HTTP; without it the header is ignored. */
     idempotency?: IdempotencyStore;
+    /** Counts operations and errors (GET /metrics), refusals before execution included. */
+    metrics?: Metrics;
   },
 ): Promise<GraphQLEndpoint> {
+  const countRefusal = (code: string) => deps.metrics?.error('graphql', code);
   /** An API key when one is sent; otherwise the session cookie of a signed-in tenant user. */
   async function principalOf(headers: Record<string, string | string[] | undefined>): Promise<Principal> {
     const cookie = readCookie(headers.cookie, SESSION_COOKIE);
@@ -95,7 +100,7 @@ export async function mountGraphQL(
     persistedQueries: false,
     formatError,
     // Apollo's own landing page loads from a CDN with telemetry; browsers get our offline explorer instead.
-    plugins: [fastifyApolloDrainPlugin(app), rateLimitExtensions, ApolloServerPluginLandingPageDisabled()],
+    plugins: [fastifyApolloDrainPlugin(app), rateLimitExtensions, ApolloServerPluginLandingPageDisabled(), ...(deps.metrics ? [metricsPlugin(deps.metrics)] : [])],
   });
   await apollo.start();
 
@@ -113,6 +118,7 @@ export async function mountGraphQL(
       const status = (error as { statusCode?: number }).statusCode;
       if (status !== 413) throw error;
       const message = `request body is larger than ${MAX_JSON_BODY_BYTES / 1024} KB: a GraphQL request is a document and its variables (send files as multipart uploads)`;
+      countRefusal('PAYLOAD_TOO_LARGE');
       // Sent, not returned: a FastifyReply is thenable, and this handler's result is not awaited.
       void reply.code(400).send({ error: message, errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
     },
@@ -123,6 +129,7 @@ export async function mountGraphQL(
         request.principal = await principalOf(request.headers);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+        countRefusal(err.code);
         // Both shapes: `error` like the REST families, `errors` for GraphQL clients.
         return reply.code(401).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
       }
@@ -130,6 +137,7 @@ export async function mountGraphQL(
       reply.headers(rateLimitHeaders(limit));
       if (!limit.allowed) {
         const refused = RateLimited.of(limit);
+        countRefusal(refused.code);
         return reply
           .code(httpStatus(refused.code))
           .header('retry-after', String(refused.retryAfter))
@@ -143,6 +151,7 @@ export async function mountGraphQL(
           request.body = operationFromMultipart(await readMultipart(request));
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
+          countRefusal(err.code);
           // A GraphQL multipart request follows the table's legacy column: an oversized file is 413.
           return reply.code(httpStatus(err.code, 'legacy')).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
         }
@@ -160,6 +169,7 @@ export async function mountGraphQL(
         }
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+        countRefusal(err.code);
         const fields = err.code === 'BAD_USER_INPUT' ? { fields: err.details.fields } : {};
         return reply.code(httpStatus(err.code)).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code, ...fields } }] });
       }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError, InvalidInput, PayloadTooLarge } from '../errors.ts';
+import { instrumentHttp } from '../metrics/endpoint.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { MAX_UPLOAD_BYTES, registerMultipart } from './multipart.ts';
 
 export interface ErrorResponder {
@@ -11,7 +13,10 @@ export interface ErrorResponder {
 
 /** The Fastify app with health, readiness and error handling; routes are mounted by the composition root. */
 /** `ready` throws when the service cannot serve; what it returns is shown as the readiness details (components). */
-export function createHttpServer(config: Config, deps: { ready: () => Promise<Record<string, unknown> | void>; respondError: ErrorResponder }) {
+export function createHttpServer(
+  config: Config,
+  deps: { ready: () => Promise<Record<string, unknown> | void>; respondError: ErrorResponder; metrics?: Metrics },
+) {
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: (req) => {
@@ -23,6 +28,8 @@ export function createHttpServer(config: Config, deps: { ready: () => Promise<Re
     return503OnClosing: true,
   });
 
+  // First, so every route (these below included) is counted.
+  if (deps.metrics) instrumentHttp(app, deps.metrics);
   void registerMultipart(app);
 
   app.addHook('onSend', async (request, reply) => {

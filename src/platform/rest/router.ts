@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type DocumentNode, type FragmentDefinitionNode, Kind, parse, visit } from 'graphql';
 import { type KeySource, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
-import { InvalidInput, RateLimited } from '../errors.ts';
+import { AppError, InvalidInput, RateLimited } from '../errors.ts';
 import { textProblem } from '../graphql/input-text.ts';
 import type { OperationExecutor } from '../graphql/executor.ts';
 import { MultipartBody, readMultipart } from '../http/multipart.ts';
@@ -13,6 +13,7 @@ import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
 import { errorOfResult, type Family, restError } from './errors.ts';
 import type { AnyRestRoute, RestRequest } from './route.ts';
 import { storedOperationFile } from './operation-files.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 export interface RestCompatDeps {
   /** The one stored-operation executor (shared with the pages). */
@@ -24,6 +25,8 @@ export interface RestCompatDeps {
   rateLimit: (principal: Principal, channel: Family) => Promise<RateDecision>;
   /** Idempotency-Key on POST routes; without it the header is ignored. */
   idempotency?: IdempotencyStore;
+  /** Counts each stored operation run and each error answered (GET /metrics). */
+  metrics?: Pick<Metrics, 'operation' | 'error'>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -81,6 +84,7 @@ export function loadOperation(executor: OperationExecutor, name: string): Docume
 export function registerRestRoutes(app: FastifyInstance, routes: readonly AnyRestRoute[], deps: RestCompatDeps): void {
   for (const route of routes) {
     const document = loadOperation(deps.executor, route.operation);
+    const type = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION)?.operation ?? 'query';
     app.route({
       method: route.method,
       url: route.path.replace(/\{(\w+)\}/g, ':$1'),
@@ -111,16 +115,19 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly AnyRes
             }
           }
           const variables = route.variables(rest);
+          const t0 = performance.now();
           const result = await deps.executor.run(document, variables, {
             ...deps.createContext(principal, request.id ?? randomUUID(), request.log),
             rateLimit: limit,
             channel: route.family,
           });
+          deps.metrics?.operation('rest', route.operation, type, (performance.now() - t0) / 1000);
           if (result.errors?.length) throw errorOfResult(result.errors[0]!);
           // The executor's data is the operation's result: the type `respond` was checked against.
           const { status, body } = (route.respond as (data: unknown) => { status: number; body: unknown })(result.data);
           return await send(status, body);
         } catch (err) {
+          deps.metrics?.error('rest', err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR');
           const failure = restError(route.family, err, request.log);
           reply.headers(failure.headers);
           return send(failure.status, failure.body);

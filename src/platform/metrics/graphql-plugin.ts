@@ -1,0 +1,23 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { Metrics } from './metrics.ts';
+
+/**
+ * Counts /graphql operations by name and type with their execution time, and every error of a response by its
+ * `extensions.code` (read from the formatted errors, so masked errors count as INTERNAL_SERVER_ERROR).
+ */
+export function metricsPlugin(metrics: Metrics): ApolloServerPlugin {
+  return {
+    async requestDidStart({ request }) {
+      const started = performance.now();
+      return {
+        async willSendResponse({ operation, operationName, response }) {
+          if (response.body.kind !== 'single') return;
+          for (const error of response.body.singleResult.errors ?? []) metrics.error('graphql', error.extensions?.code);
+          // Requests that never resolved an operation (parse or validation errors) have only their errors counted.
+          if (!operation) return;
+          metrics.operation('graphql', operationName ?? request.operationName, operation.operation, (performance.now() - started) / 1000);
+        },
+      };
+    },
+  };
+}
