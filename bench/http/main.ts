@@ -7,6 +7,8 @@
 //   (c) rest    the REST route (stored GraphQL operation through the executor);
 //   (d) graphql /graphql with the same document and variables.
 // Prints req/s (mean of the rounds), p50/p99 latency (median of the rounds) and the ratios (c)/(b), (d)/(c), (c)/(a).
+// Uploads take a reading worker each: they run with BENCH_UPLOAD_CONNECTIONS (4) for twice BENCH_SECONDS, and the
+// server is given time to drain its queue between paths.
 // BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (20), BENCH_ONLY=read,write,upload tune the run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -22,6 +24,7 @@ import { loadOperation } from '../../src/platform/rest/router.ts';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const UPLOAD_CONNECTIONS = Number(process.env.BENCH_UPLOAD_CONNECTIONS ?? 4);
 const ONLY = process.env.BENCH_ONLY?.split(',');
 
 interface Ready {
@@ -58,7 +61,10 @@ async function startServer(env: Record<string, string>): Promise<Ready> {
     child.once('exit', (code) => reject(new Error(`bench server exited (${code}) before it was ready`)));
   });
 }
-const [ready, ...variantServers] = await Promise.all([startServer({}), ...VARIANTS.map((v) => startServer(v.env))]);
+// One after the other: on a shared PostgreSQL database the first one seeds the demo data the others reuse.
+const ready = await startServer({});
+const variantServers: Ready[] = [];
+for (const v of VARIANTS) variantServers.push(await startServer(v.env));
 
 // The stored operations, with their shared fragments, as /graphql receives them.
 const executor = createOperationExecutor(buildSchema(), createOperationGuard(buildSchema(), loadConfig({ ...process.env, DATABASE_URL: undefined }).graphqlLimits));
@@ -135,15 +141,18 @@ async function once(request: Request): Promise<void> {
   if (res.status >= 300 || /"errors"\s*:/.test(text)) throw new Error(`${request.method} ${request.url} answered ${res.status}: ${text.slice(0, 300)}`);
 }
 
-async function measure(request: Request, seconds: number): Promise<Sample> {
+async function measure(request: Request, seconds: number, group: string): Promise<Sample> {
+  const upload = group === 'upload';
   const result = await autocannon({
     url: request.url,
     method: request.method,
     headers: request.headers,
     body: request.body,
-    connections: CONNECTIONS,
-    duration: seconds,
+    connections: upload ? UPLOAD_CONNECTIONS : CONNECTIONS,
+    duration: upload ? 2 * seconds : seconds,
   });
+  // Requests still queued on the server when the load generator stops are not left to slow the next path.
+  if (upload) await new Promise((r) => setTimeout(r, 3000));
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
 }
 
@@ -151,7 +160,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-console.log(`database: ${ready.database === 'pglite' ? 'embedded PGlite' : 'PostgreSQL (DATABASE_URL)'}; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per path`);
+console.log(`database: ${ready.database === 'pglite' ? 'embedded PGlite' : 'PostgreSQL (DATABASE_URL)'}; ${CONNECTIONS} connections (uploads ${UPLOAD_CONNECTIONS}), ${ROUNDS} interleaved rounds of ${SECONDS} s per path (uploads ${2 * SECONDS} s)`);
 console.log(`response bytes: items ${ready.bytes.items}, count ${ready.bytes.count}, upload ${ready.bytes.upload}`);
 try {
   const groups = groupsOf(ready);
@@ -165,10 +174,10 @@ try {
     });
     for (const request of Object.values(paths)) await once(request);
     // Warm-up: JIT, caches and the database's buffers, not counted.
-    for (const request of Object.values(paths)) await measure(request, 1);
+    for (const request of Object.values(paths)) await measure(request, 1, group);
     const samples: Record<string, Sample[]> = Object.fromEntries(Object.keys(paths).map((p) => [p, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, request] of Object.entries(paths)) samples[name]!.push(await measure(request, SECONDS));
+      for (const [name, request] of Object.entries(paths)) samples[name]!.push(await measure(request, SECONDS, group));
     }
     const summary = Object.fromEntries(
       Object.entries(samples).map(([name, s]) => [name, { rps: mean(s.map((x) => x.rps)), p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)), errors: s.reduce((a, x) => a + x.errors, 0), rounds: s.map((x) => Math.round(x.rps)) }]),

@@ -104,7 +104,11 @@ process.stdout.write(
   })}\n`,
 );
 
+// Gone with its parent (an interrupted run), and never stuck in a shutdown behind a queue of uploads.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && process.kill(process.pid, 'SIGTERM'), 1000).unref();
 process.on('SIGTERM', () => {
+  setTimeout(() => process.exit(0), 5000).unref();
   void (async () => {
     await aux.close();
     await app.close();

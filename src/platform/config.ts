@@ -63,6 +63,9 @@ const Env = z.object({
   GRAPHQL_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // How often open graphql-ws connections have their key or session checked again (revocation elsewhere, expiry).
   AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  // How long an API key's principal is remembered between HTTP requests (0: looked up every time); a revocation
+  // in this process drops it at once, one elsewhere is seen within this time.
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 });
 
 export interface Config {
@@ -97,6 +100,8 @@ export interface Config {
   graphqlLimits: OperationLimits;
   /** How often open graphql-ws connections have their credentials checked again. */
   authRecheckMs: number;
+  /** How long HTTP requests reuse an API key's principal (revocations here drop it at once). */
+  authCacheMs: number;
   /** How much of one document the local engine reads at most; what it leaves unread is noted on the document. */
   readLimits: ReadLimits;
   /** The OCR engine the reading workers run. */
@@ -173,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deadlineMs: e.GRAPHQL_DEADLINE_MS,
     },
     authRecheckMs: e.AUTH_RECHECK_MS,
+    authCacheMs: e.AUTH_CACHE_MS,
     readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },
     ocr: { engine: e.OCR_ENGINE, threads: e.OCR_THREADS, ...(e.OCR_MODEL_DIR ? { modelDir: e.OCR_MODEL_DIR } : {}) },
     objectSources: {
