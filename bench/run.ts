@@ -8,6 +8,7 @@ const BENCHES: Record<string, string> = {
   events: 'events.ts',
   labor: 'labor-report.ts',
   hostile: 'hostile-queries.ts',
+  http: 'http/main.ts',
 };
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = names.filter((n) => !(n in BENCHES));

@@ -84,6 +84,7 @@ export async function compose(options: ComposeOptions): Promise<Composed> {
     adapterSources,
     publicUrl: options.publicUrl ?? (() => config.publicUrl),
     lease,
+    authCacheMs: config.authCacheMs,
   });
   return {
     services,

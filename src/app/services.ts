@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../platform/db/types.ts';
 import { createAdapterService } from '../modules/adapter/adapter.service.ts';
 import type { SourceSettings } from '../modules/adapter/sources.ts';
-import { createAuthenticator } from '../platform/auth/authenticate.ts';
+import { cacheAuthentication, createAuthenticator } from '../platform/auth/authenticate.ts';
 import { createCredentialCheck } from '../platform/auth/live-credentials.ts';
 import { createBrandingService } from '../modules/branding/branding.service.ts';
 import { createCategorizer } from '../extraction/categorizer.ts';
@@ -58,6 +58,8 @@ export interface Infrastructure {
   adapterSources?: SourceSettings;
   /** This instance's lease on the invoices it extracts (EXTRACTION_LEASE_MS); default: a new owner, 30 s. */
   lease?: ExtractionLease;
+  /** How long HTTP requests reuse an API key's principal (AUTH_CACHE_MS); default 0: looked up every time. */
+  authCacheMs?: number;
 }
 
 /** Every domain service, built once per process over one database. */
@@ -81,13 +83,19 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
   const provisioning = createProvisioningService(db, { tenants, publicUrl, now: infra.now });
   const search = createSearchService(db, { embedder: infra.embedder, tenants, vendors, invoices, receipts });
   const credentialChanges = new EventEmitter();
+  const lookUpKey = createAuthenticator(db);
+  const authenticate = cacheAuthentication(lookUpKey, infra.authCacheMs ?? 0);
+  credentialChanges.on('changed', authenticate.forget);
   const extractor = infra.extractor ?? createLocalExtractor(infra.reader);
   const keeper = createLeaseKeeper(lease, (ids) => renewLeases(db, lease.owner, ids, lease.ms), infra.log);
   const extraction = createInvoiceExtraction(db, { extractor, blobs: infra.blobs, invoices, search, usage, keeper, log: infra.log });
   return {
-    authenticate: createAuthenticator(db),
+    /** An API key's principal (remembered for AUTH_CACHE_MS; forgotten at once on a revocation here). */
+    authenticate,
     /** Whether the keys and sessions of open connections are still live; `changed` fires when this process revokes one. */
     credentials: {
+      /** An API key's principal, always from the database (graphql-ws re-checks before every operation). */
+      authenticate: lookUpKey,
       stillLive: createCredentialCheck(db, infra.now),
       onChange: (listener: () => void) => credentialChanges.on('changed', listener),
     },

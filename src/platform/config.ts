@@ -65,6 +65,9 @@ const Env = z.object({
   AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   // GET /metrics (Prometheus): when set, scrapers must send `Authorization: Bearer <token>`; unset, it is open.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // How long an API key's principal is remembered between HTTP requests (0: looked up every time); a revocation
+  // in this process drops it at once, one elsewhere is seen within this time.
+  AUTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
 });
 
 export interface Config {
@@ -101,6 +104,8 @@ export interface Config {
   authRecheckMs: number;
   /** The bearer token GET /metrics requires; undefined: the endpoint is open. */
   metricsToken: string | undefined;
+  /** How long HTTP requests reuse an API key's principal (revocations here drop it at once). */
+  authCacheMs: number;
   /** How much of one document the local engine reads at most; what it leaves unread is noted on the document. */
   readLimits: ReadLimits;
   /** The OCR engine the reading workers run. */
@@ -178,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     authRecheckMs: e.AUTH_RECHECK_MS,
     metricsToken: e.METRICS_TOKEN,
+    authCacheMs: e.AUTH_CACHE_MS,
     readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },
     ocr: { engine: e.OCR_ENGINE, threads: e.OCR_THREADS, ...(e.OCR_MODEL_DIR ? { modelDir: e.OCR_MODEL_DIR } : {}) },
     objectSources: {

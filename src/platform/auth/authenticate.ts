@@ -52,6 +52,30 @@ export function createAuthenticator(db: Kysely<DB>) {
 }
 export type Authenticate = ReturnType<typeof createAuthenticator>;
 
+const MAX_CACHED_KEYS = 10_000;
+
+/**
+ * `authenticate` with the principals of live keys remembered by key hash for `ttlMs` (0: no cache), so a busy key
+ * costs no statement per request. `forget()` drops them all at once: this process calls it on every revocation;
+ * a key revoked by another instance (or straight in the database) is refused within `ttlMs`. Refusals are never
+ * cached, and concurrent requests with one key share one lookup.
+ */
+export function cacheAuthentication(authenticate: Authenticate, ttlMs: number, now: () => number = Date.now) {
+  const cache = new Map<string, { principal: Promise<Principal>; until: number }>();
+  const cached = (apiKey: string): Promise<Principal> => {
+    if (ttlMs <= 0 || !looksLikeApiKey(apiKey)) return authenticate(apiKey);
+    const hash = hashApiKey(apiKey);
+    const hit = cache.get(hash);
+    if (hit && hit.until > now()) return hit.principal;
+    const entry = { principal: authenticate(apiKey), until: now() + ttlMs };
+    if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value!);
+    cache.set(hash, entry);
+    entry.principal.catch(() => cache.get(hash) === entry && cache.delete(hash));
+    return entry.principal;
+  };
+  return Object.assign(cached, { forget: () => cache.clear() });
+}
+
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import { CamelCasePlugin, type Dialect, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { ConnectionLock, lockedPool, parseLikePg, PGliteDialect } from './pglite-dialect.ts';
 import type { DB } from './types.ts';
 
 // A `date` is a calendar day: keep Postgres' 'YYYY-MM-DD' text instead of a Date at local midnight, which
@@ -30,23 +31,23 @@ export type ConnectOptions = (
   onQuery?: (sql: string) => void;
 };
 
-function kysely(pool: pg.Pool, onQuery?: (sql: string) => void): Kysely<DB> {
+function kysely(dialect: Dialect, onQuery?: (sql: string) => void): Kysely<DB> {
   return new Kysely<DB>({
-    dialect: new PostgresDialect({ pool }),
+    dialect,
     plugins: [new CamelCasePlugin()],
     ...(onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql)) } : {}),
   });
 }
 
 /**
- * One driver for both engines: Kysely's PostgresDialect over a `pg` Pool, which talks either to a real
- * PostgreSQL (DATABASE_URL) or to embedded PGlite through its node-postgres adapter (one connection,
- * so queries are serialised exactly as PGlite's single backend does anyway).
+ * PostgreSQL (DATABASE_URL): Kysely's PostgresDialect over a `pg` Pool. Embedded PGlite: Kysely on PGlite's own
+ * query API (pglite-dialect.ts: same value preparation and type parsing as `pg`, one connection behind a lock),
+ * plus a `pg` Pool on PGlite's node-postgres adapter for libraries that speak `pg`, holding the same lock.
  */
 export async function connect(options: ConnectOptions): Promise<Database> {
   if ('databaseUrl' in options) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    const db = kysely(pool, options.onQuery);
+    const db = kysely(new PostgresDialect({ pool }), options.onQuery);
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
   let pglite: PGlite;
@@ -59,8 +60,10 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     fs.mkdirSync(dir, { recursive: true });
     pglite = await PGlite.create({ dataDir: dir, extensions: { vector } });
   }
-  const pool = new pg.Pool(createPgConfig(pglite));
-  const db = kysely(pool, options.onQuery);
+  parseLikePg(pglite);
+  const lock = new ConnectionLock();
+  const pool = lockedPool(createPgConfig(pglite), lock);
+  const db = kysely(new PGliteDialect(pglite, lock), options.onQuery);
   return {
     db,
     kind: 'pglite',
@@ -68,6 +71,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     pglite,
     async close() {
       await db.destroy();
+      await pool.end();
       if (owns) await pglite.close();
     },
   };

@@ -48,6 +48,9 @@ const UNSIZED_LIST = 10;
 /** Documents longer than this are not remembered (the parse cache holds what clients send again and again). */
 const CACHEABLE_SOURCE = 20_000;
 const CACHE_ENTRIES = 500;
+/** Remembered costs per document, and the largest variables (as JSON) whose cost is remembered. */
+const COSTS_PER_DOCUMENT = 200;
+const COST_KEY_CHARS = 1000;
 /** Pairs of same-named fields the spec's merging validation may compare (see field-merging.ts). */
 const MAX_FIELD_MERGES = 2000;
 
@@ -75,6 +78,8 @@ export function createOperationGuard(schema: GraphQLSchema, limits: OperationLim
     maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: [refusal(messages)] }),
   ];
   const cache = new Map<string, DocumentNode>();
+  /** Costs computed per document (a stored operation, a cached client document) and variables. */
+  const costs = new WeakMap<DocumentNode, Map<string, number>>();
 
   /** Depth, aliases and field merging, checked before the spec's rules (whose merging rule is the costly one). */
   function staticProblems(document: DocumentNode): string[] {
@@ -111,19 +116,35 @@ export function createOperationGuard(schema: GraphQLSchema, limits: OperationLim
     return { document, errors };
   }
 
-  function check(document: DocumentNode, variables: unknown, operationName?: string | null): OperationTypeNode | undefined {
-    const problem = textProblem(variables, document);
-    if (problem) throw InvalidInput.field(problem.field, problem.problem);
-    const operation = getOperationAST(document, operationName ?? undefined);
-    let cost: number;
-    try {
-      cost = getComplexity({
+  /** The cost of a document with these variables; remembered when the variables are small plain JSON. */
+  function costOf(document: DocumentNode, variables: unknown, operationName?: string | null): number {
+    const compute = () =>
+      getComplexity({
         schema,
         query: document,
         variables: isRecord(variables) ? variables : {},
         ...(operationName ? { operationName } : {}),
         estimators: [listSizeEstimator],
       });
+    const key = costKey(variables, operationName);
+    if (key === undefined) return compute();
+    let known = costs.get(document);
+    if (!known) costs.set(document, (known = new Map()));
+    const hit = known.get(key);
+    if (hit !== undefined) return hit;
+    const cost = compute();
+    if (known.size >= COSTS_PER_DOCUMENT) known.delete(known.keys().next().value!);
+    known.set(key, cost);
+    return cost;
+  }
+
+  function check(document: DocumentNode, variables: unknown, operationName?: string | null): OperationTypeNode | undefined {
+    const problem = textProblem(variables, document);
+    if (problem) throw InvalidInput.field(problem.field, problem.problem);
+    const operation = getOperationAST(document, operationName ?? undefined);
+    let cost: number;
+    try {
+      cost = costOf(document, variables, operationName);
     } catch {
       // Variables that do not coerce: execution reports them the usual way (nothing runs).
       return operation?.operation;
@@ -156,4 +177,21 @@ const CONNECTION_LISTS = new Set(['edges', 'nodes']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The variables as a cache key, when they are a few plain JSON values (never files or other objects). */
+function costKey(variables: unknown, operationName?: string | null): string | undefined {
+  let budget = 64;
+  const plain = (value: unknown): boolean => {
+    if (--budget < 0) return false;
+    if (value == null || typeof value === 'boolean' || typeof value === 'number') return true;
+    if (typeof value === 'string') return value.length <= 200;
+    if (Array.isArray(value)) return value.every(plain);
+    if (typeof value !== 'object') return false;
+    const proto = Object.getPrototypeOf(value);
+    return (proto === Object.prototype || proto === null) && Object.values(value).every(plain);
+  };
+  if (variables !== undefined && !plain(variables)) return undefined;
+  const key = `${operationName ?? ''}\u0000${JSON.stringify(variables ?? {})}`;
+  return key.length <= COST_KEY_CHARS ? key : undefined;
 }

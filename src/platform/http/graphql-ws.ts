@@ -33,7 +33,8 @@ export interface GraphQLWsDeps {
   sessionAuth: (token: string) => Promise<Principal | null>;
   createContext: CreateContext;
   rateLimit: (principal: Principal, channel: 'graphql') => Promise<RateDecision>;
-  credentials: { stillLive: CredentialCheck; onChange: (listener: () => void) => void };
+  /** `authenticate` here always asks the database (the HTTP one may remember a principal for AUTH_CACHE_MS). */
+  credentials: { authenticate: (key: string) => Promise<Principal>; stillLive: CredentialCheck; onChange: (listener: () => void) => void };
   recheckMs: number;
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   log: FastifyBaseLogger;
@@ -46,7 +47,7 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
   async function principalOf(credential: Credential): Promise<Principal | null> {
     if (credential.kind === 'session') return deps.sessionAuth(credential.secret);
     try {
-      return await deps.authenticate(credential.secret);
+      return await deps.credentials.authenticate(credential.secret);
     } catch (err) {
       if (err instanceof Unauthenticated) return null;
       throw err;

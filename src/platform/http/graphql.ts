@@ -68,7 +68,7 @@ export async function mountGraphQL(
     /** Depth, alias, token and cost limits and the text rule, for HTTP and WebSocket operations alike. */
     guard: OperationGuard;
     /** Open WebSockets re-check their credential with this, on revocations here and every `recheckMs`. */
-    credentials: { stillLive: CredentialCheck; onChange: (listener: () => void) => void };
+    credentials: { authenticate: Authenticate; stillLive: CredentialCheck; onChange: (listener: () => void) => void };
     recheckMs: number;
     /** Sends the explorer page to a browser that opens GET /graphql (no query; it accepts HTML). */
     explorer?: (reply: FastifyReply) => FastifyReply;

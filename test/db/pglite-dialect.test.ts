@@ -1,0 +1,73 @@
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
+
+// The embedded driver (Kysely on PGlite's query API) must return what the `pg` path returns for the same SQL:
+// both run here against one PGlite, the `pg` one through pglite-socket.
+let pglite: Awaited<ReturnType<typeof createPglite>>;
+let server: PGLiteSocketServer;
+let direct: Database;
+let wire: Database;
+
+beforeAll(async () => {
+  pglite = await createPglite();
+  await pglite.exec('create extension if not exists vector');
+  server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 4 });
+  await server.start();
+  wire = await connect({ databaseUrl: `postgres://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`, poolSize: 1 });
+  direct = await connect({ pglite });
+});
+afterAll(async () => {
+  await direct?.close();
+  await wire?.close();
+  await server?.stop();
+  await pglite?.close();
+});
+
+const VALUES = sql`select
+  ${'2026-03-09'}::date as day, now()::date - now()::date as days, '2026-03-09T10:11:12.345Z'::timestamptz as at,
+  '2026-03-09 10:11:12'::timestamp as local_at, 12.50::numeric(10,2) as money, 9007199254740993::int8 as big,
+  3::int4 as small, 1.5::float8 as ratio, true as yes, ${JSON.stringify({ a: [1, 'x'] })}::jsonb as doc,
+  array['a', 'b"c']::text[] as tags, array[1, 2]::int4[] as ints, array['2026-01-02']::date[] as days_list,
+  '[1,2.5,3]'::vector(3) as vec, '\\x00ff'::bytea as raw, null::text as nothing, '1 day'::interval as span,
+  gen_random_uuid() is not null as has_uuid, ${Buffer.from([1, 2, 255])}::bytea as param_raw,
+  ${new Date('2026-03-09T10:11:12.345Z')}::timestamptz as param_at, ${['x', 'y']}::text[] as param_tags,
+  ${{ k: 1 }}::jsonb as param_doc, ${3}::int as param_int, ${true}::boolean as param_bool`;
+
+test('the embedded driver parses and prepares values exactly as pg does', async () => {
+  const [a, b] = await Promise.all([VALUES.execute(direct.db), VALUES.execute(wire.db)]);
+  expect(a.rows).toEqual(b.rows);
+  expect(a.rows[0]).toMatchObject({ day: '2026-03-09', money: '12.50', big: '9007199254740993', vec: '[1,2.5,3]', tags: ['a', 'b"c'], doc: { a: [1, 'x'] }, paramDoc: { k: 1 } });
+});
+
+test('affected rows, multi-statement scripts, errors and transactions', async () => {
+  await sql`create table dialect_probe (id int primary key, note text)`.execute(direct.db);
+  const inserted = await direct.db.insertInto('dialect_probe' as never).values([{ id: 1 }, { id: 2 }] as never).executeTakeFirst();
+  expect(inserted.numInsertedOrUpdatedRows).toBe(2n);
+  const updated = await direct.db.updateTable('dialect_probe' as never).set({ note: 'x' } as never).executeTakeFirst();
+  expect(updated.numUpdatedRows).toBe(2n);
+  await expect(sql`insert into dialect_probe (id) values (${1})`.execute(direct.db)).rejects.toMatchObject({ code: '23505', constraint: 'dialect_probe_pkey' });
+  await sql.raw('insert into dialect_probe (id) values (10); insert into dialect_probe (id) values (11)').execute(direct.db);
+  await expect(
+    direct.db.transaction().execute(async (trx) => {
+      await sql`insert into dialect_probe (id) values (${20})`.execute(trx);
+      throw new Error('undo');
+    }),
+  ).rejects.toThrow('undo');
+  // Concurrent transactions are serialised: each sees only its own writes until it commits.
+  await Promise.all(
+    [30, 40].map((id) =>
+      direct.db.transaction().execute(async (trx) => {
+        await sql`insert into dialect_probe (id) values (${id})`.execute(trx);
+        await new Promise((r) => setTimeout(r, 20));
+        await sql`insert into dialect_probe (id) values (${id + 1})`.execute(trx);
+      }),
+    ),
+  );
+  // The pool (libraries that speak pg) waits for the driver's connection and vice versa.
+  const viaPool = direct.pool.query('select count(*)::int as n from dialect_probe');
+  const { rows } = await sql<{ id: number }>`select id from dialect_probe order by id`.execute(direct.db);
+  expect(rows.map((r) => r.id)).toEqual([1, 2, 10, 11, 30, 31, 40, 41]);
+  expect((await viaPool).rows[0]).toEqual({ n: 8 });
+});
