@@ -30,18 +30,12 @@ const APP_CONTEXT_AND_LOADERS = {
   message: 'Resolvers import from app/ only the request context, the loaders and the generated resolver types.',
 };
 const CONTEXT_TYPE = restrict(['**/app/context.ts'], 'Only the type of the request context.', { allowTypeImports: true });
-const SERVICES_GRAPH_TYPE = restrict(
-  ['**/app/services.ts'],
-  'Services are built only in app/compose.ts: elsewhere import the Services type only.',
-  { allowTypeImports: true },
-);
+const SERVICES_GRAPH_TYPE = restrict(['**/app/services.ts'], 'Services are built only in app/compose.ts: elsewhere import the Services type only.', {
+  allowTypeImports: true,
+});
 const NOT_DB = restrict(['**/platform/db/**'], 'Only *.queries.ts (and the wiring) touch the database layer.');
 const NOT_QUERIES = restrict(['**/*.queries.ts'], 'Queries are reached through their service.');
-const SERVICES_AS_TYPES = restrict(
-  ['**/*.service.ts'],
-  'Resolvers call services through ctx.services; import their types only.',
-  { allowTypeImports: true },
-);
+const SERVICES_AS_TYPES = restrict(['**/*.service.ts'], 'Resolvers call services through ctx.services; import their types only.', { allowTypeImports: true });
 const NOT_RESOLVERS = restrict(['**/*.resolvers.ts'], 'REST routes run stored operations; they never call resolvers.');
 const NOT_SERVICES = restrict(['**/*.service.ts'], 'REST routes hold no logic: a stored operation plus two mappings.');
 const NOT_UPPER_LAYERS = restrict(
@@ -63,41 +57,47 @@ const layers = (files, patterns, ignores = []) => ({
 
 const layering = [
   // platform/: infrastructure under everything. Exceptions (docs/architecture.md, "Known exceptions"):
-  layers(['src/platform/**/*.ts'], [NOT_MODULES, NOT_APP, NOT_WEB, restrict(['**/extraction/**'], 'platform/ does not import the extraction engine.')], [
-    'src/platform/config.ts',
-    'src/platform/auth/**',
-    'src/platform/http/**',
-  ]),
+  layers(
+    ['src/platform/**/*.ts'],
+    [NOT_MODULES, NOT_APP, NOT_WEB, restrict(['**/extraction/**'], 'platform/ does not import the extraction engine.')],
+    ['src/platform/config.ts', 'src/platform/auth/**', 'src/platform/http/**'],
+  ),
   // - the config module validates the extraction settings with the engine's own defaults and types;
   layers(['src/platform/config.ts'], [NOT_MODULES, NOT_APP, NOT_WEB]),
   // - auth reads the key and session tables through these two queries files;
-  layers(['src/platform/auth/**/*.ts'], [
-    {
-      regex: '/modules/(?!partners/api-keys\\.queries\\.ts$|embed/users\\.queries\\.ts$)',
-      message: 'platform/auth reads only the api-keys and users queries.',
-    },
-    NOT_APP,
-    NOT_WEB,
-    restrict(['**/extraction/**'], 'platform/ does not import the extraction engine.'),
-  ]),
+  layers(
+    ['src/platform/auth/**/*.ts'],
+    [
+      {
+        regex: '/modules/(?!partners/api-keys\\.queries\\.ts$|embed/users\\.queries\\.ts$)',
+        message: 'platform/auth reads only the api-keys and users queries.',
+      },
+      NOT_APP,
+      NOT_WEB,
+      restrict(['**/extraction/**'], 'platform/ does not import the extraction engine.'),
+    ],
+  ),
   // - the GraphQL transport takes the context factory's type from app/context.ts.
-  layers(['src/platform/http/**/*.ts'], [
-    NOT_MODULES,
-    restrict(['**/app/**', '!**/app/context.ts'], 'platform/http imports from app/ only the type of the request context.'),
-    CONTEXT_TYPE,
-    NOT_WEB,
-    restrict(['**/extraction/**'], 'platform/ does not import the extraction engine.'),
-  ]),
+  layers(
+    ['src/platform/http/**/*.ts'],
+    [
+      NOT_MODULES,
+      restrict(['**/app/**', '!**/app/context.ts'], 'platform/http imports from app/ only the type of the request context.'),
+      CONTEXT_TYPE,
+      NOT_WEB,
+      restrict(['**/extraction/**'], 'platform/ does not import the extraction engine.'),
+    ],
+  ),
 
   // extraction/: the engine; it knows no domain, no transport, no database.
   layers(['src/extraction/**/*.ts'], [NOT_MODULES, NOT_APP, NOT_WEB, NOT_HTTP, NOT_DB, NOT_REST]),
 
   // modules/: services, models and everything else that is not a resolver, a route or a queries file.
-  layers(['src/modules/**/*.ts'], [NOT_HTTP, NOT_WEB, APP_CONTEXT_TYPES_ONLY, CONTEXT_TYPE, NOT_REST], [
-    'src/modules/**/*.resolvers.ts',
-    'src/modules/**/*.routes.ts',
-    'src/modules/**/*.queries.ts',
-  ]),
+  layers(
+    ['src/modules/**/*.ts'],
+    [NOT_HTTP, NOT_WEB, APP_CONTEXT_TYPES_ONLY, CONTEXT_TYPE, NOT_REST],
+    ['src/modules/**/*.resolvers.ts', 'src/modules/**/*.routes.ts', 'src/modules/**/*.queries.ts'],
+  ),
   layers(['src/modules/**/*.resolvers.ts'], [NOT_HTTP, NOT_WEB, APP_CONTEXT_AND_LOADERS, NOT_DB, NOT_QUERIES, SERVICES_AS_TYPES, NOT_REST]),
   layers(['src/modules/**/*.routes.ts'], [NOT_HTTP, NOT_WEB, NOT_APP, NOT_DB, NOT_QUERIES, NOT_RESOLVERS, NOT_SERVICES]),
   layers(['src/modules/**/*.queries.ts'], [NOT_UPPER_LAYERS, PLATFORM_BUT_TABLE_TYPES, NOT_APP, NOT_WEB, NOT_HTTP]),
@@ -122,10 +122,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
-      'no-restricted-properties': [
-        'error',
-        { object: 'process', property: 'env', message: 'Read configuration through src/platform/config.ts (loadConfig).' },
-      ],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/platform/config.ts (loadConfig).' }],
     },
   },
   // Justified readers of process.env besides the config module: tests and benchmarks start child processes and

@@ -16,14 +16,30 @@ const rss = () => {
 };
 
 const vendors = ['Sysco Corporation', 'Home Depot', 'Staples Inc', 'Blue Bottle Coffee', 'Shell Station 4471', 'Northwind Traders', 'Marriott Hotel'];
-const items = ['romaine lettuce case', 'roma tomatoes 25 lb', 'yellow onions', 'copy paper 10 ream', 'toner cartridge', 'drywall screws',
-  'cappuccino', 'latte grande', 'diesel fuel', 'room night', 'parking', 'hammer', 'extension cord', 'chicken breast', 'olive oil'];
+const items = [
+  'romaine lettuce case',
+  'roma tomatoes 25 lb',
+  'yellow onions',
+  'copy paper 10 ream',
+  'toner cartridge',
+  'drywall screws',
+  'cappuccino',
+  'latte grande',
+  'diesel fuel',
+  'room night',
+  'parking',
+  'hammer',
+  'extension cord',
+  'chicken breast',
+  'olive oil',
+];
 let seed = 42;
-const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
 
 function invoiceText(i: number): string {
   const lines = [`INVOICE #${10_000 + i}`, vendors[rand(vendors.length)]!, `Date 2024-${1 + rand(12)}-${1 + rand(28)}`];
-  for (let k = 0, n = 3 + rand(8); k < n; k++) lines.push(`${items[rand(items.length)]} SKU-${rand(99_999)} ${1 + rand(9)} x ${(rand(10_000) / 100).toFixed(2)}`);
+  for (let k = 0, n = 3 + rand(8); k < n; k++)
+    lines.push(`${items[rand(items.length)]} SKU-${rand(99_999)} ${1 + rand(9)} x ${(rand(10_000) / 100).toFixed(2)}`);
   lines.push(`Subtotal ${(rand(100_000) / 100).toFixed(2)} Tax ${(rand(1000) / 100).toFixed(2)} TOTAL DUE ${(rand(100_000) / 100).toFixed(2)}`);
   return lines.join('\n');
 }
@@ -52,7 +68,9 @@ try {
     runs.push(performance.now() - t);
   }
   const best = Math.min(...runs);
-  console.log(`embed:        1,000 texts (avg ${avgChars.toFixed(0)} chars) in ${best.toFixed(0)} ms best of 5 → ${Math.round(1000 / (best / 1000)).toLocaleString('en-US')} texts/s, ${embedder.dimensions} dims`);
+  console.log(
+    `embed:        1,000 texts (avg ${avgChars.toFixed(0)} chars) in ${best.toFixed(0)} ms best of 5 → ${Math.round(1000 / (best / 1000)).toLocaleString('en-US')} texts/s, ${embedder.dimensions} dims`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -22,7 +22,16 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-bench-events-'));
 const app = await startApp({
-  config: loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, METADATA_SERVER_DETECTION: 'none', EVENTS_POLL_MS: process.env.EVENTS_POLL_MS ?? '200', OUTBOUND_ALLOW_LOOPBACK: '1' }),
+  config: loadConfig({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    METADATA_SERVER_DETECTION: 'none',
+    EVENTS_POLL_MS: process.env.EVENTS_POLL_MS ?? '200',
+    OUTBOUND_ALLOW_LOOPBACK: '1',
+  }),
 });
 const clients: Client[] = [];
 try {
@@ -62,7 +71,9 @@ try {
   const waitStart = performance.now();
   while (received < expected && performance.now() - waitStart < 30_000) await new Promise((r) => setTimeout(r, 50));
   console.log(`events delivered to subscribers: ${received}/${expected}`);
-  console.log(`fan-out latency (write → subscriber), ${latencies.length} samples: p50 ${pct(latencies, 50).toFixed(1)} ms  p99 ${pct(latencies, 99).toFixed(1)} ms  max ${Math.max(...latencies).toFixed(1)} ms`);
+  console.log(
+    `fan-out latency (write → subscriber), ${latencies.length} samples: p50 ${pct(latencies, 50).toFixed(1)} ms  p99 ${pct(latencies, 99).toFixed(1)} ms  max ${Math.max(...latencies).toFixed(1)} ms`,
+  );
   console.log(`server RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB (server and clients share this process)`);
   await Promise.all(clients.splice(0).map((c) => c.dispose()));
   while (app.services.events.subscribers > 0) await new Promise((r) => setTimeout(r, 50));
@@ -86,13 +97,16 @@ try {
     const invoice = await app.services.invoices.start(tenantId, doc, null);
     const t0 = performance.now();
     await app.database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < DELIVERIES - 1; i++) await appendEvent(trx, tenantId, { type: 'invoice.created', subjectId: invoice.id, payload: { id: invoice.id, n: i } });
+      for (let i = 0; i < DELIVERIES - 1; i++)
+        await appendEvent(trx, tenantId, { type: 'invoice.created', subjectId: invoice.id, payload: { id: invoice.id, n: i } });
     });
     app.services.events.written();
     const written = performance.now();
     while (delivered < DELIVERIES && performance.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 20));
     const seconds = (lastAt - written) / 1000;
-    console.log(`webhooks: ${delivered}/${DELIVERIES} signed deliveries in ${seconds.toFixed(1)} s after the events were written = ${(delivered / seconds).toFixed(0)}/s (writing them took ${((written - t0) / 1000).toFixed(1)} s)`);
+    console.log(
+      `webhooks: ${delivered}/${DELIVERIES} signed deliveries in ${seconds.toFixed(1)} s after the events were written = ${(delivered / seconds).toFixed(0)}/s (writing them took ${((written - t0) / 1000).toFixed(1)} s)`,
+    );
   } finally {
     receiver.close();
   }

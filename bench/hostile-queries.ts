@@ -53,7 +53,11 @@ try {
   }
   const post = async (query: string) => {
     const t0 = performance.now();
-    const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const res = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     const body = (await res.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
     return { ms: performance.now() - t0, status: res.status, code: body.errors?.[0]?.extensions?.code };
   };
@@ -79,7 +83,9 @@ try {
     await probing;
     const times = results.map((r) => r.ms);
     const baseline = name.startsWith('baseline');
-    const refused = baseline ? results.every((r) => r.status === 200) : results.every((r) => r.status === 400 && (r.code === 'QUERY_TOO_COMPLEX' || r.code === 'PAYLOAD_TOO_LARGE'));
+    const refused = baseline
+      ? results.every((r) => r.status === 200)
+      : results.every((r) => r.status === 400 && (r.code === 'QUERY_TOO_COMPLEX' || r.code === 'PAYLOAD_TOO_LARGE'));
     const pass = refused && max(times) < 100 && max(health) < 50;
     ok &&= pass;
     console.log(
@@ -88,7 +94,9 @@ try {
   }
   const rssAfter = rssOf(pid);
   const grown = mb(rssAfter - rssBefore);
-  console.log(`server RSS ${mb(rssBefore).toFixed(0)} MB → ${mb(rssAfter).toFixed(0)} MB (${grown >= 0 ? '+' : ''}${grown.toFixed(1)} MB over ${20 * Object.keys(ATTACKS).length} refused documents; target < +100 MB) ${grown < 100 ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `server RSS ${mb(rssBefore).toFixed(0)} MB → ${mb(rssAfter).toFixed(0)} MB (${grown >= 0 ? '+' : ''}${grown.toFixed(1)} MB over ${20 * Object.keys(ATTACKS).length} refused documents; target < +100 MB) ${grown < 100 ? 'PASS' : 'FAIL'}`,
+  );
   if (!ok || grown >= 100) process.exitCode = 1;
 } finally {
   server.proc.kill('SIGTERM');

@@ -19,6 +19,9 @@ if (unknown.length) {
 for (const name of names.length ? names : Object.keys(BENCHES)) {
   console.log(`\n== ${name} ==`);
   const file = fileURLToPath(new URL(BENCHES[name]!, import.meta.url));
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], { stdio: 'inherit', env: { ...process.env, METADATA_SERVER_DETECTION: 'none' } });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], {
+    stdio: 'inherit',
+    env: { ...process.env, METADATA_SERVER_DETECTION: 'none' },
+  });
   if (r.status !== 0) process.exitCode = 1;
 }

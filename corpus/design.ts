@@ -57,14 +57,26 @@ export function pickDesign(rng: Rng, t: InvoiceTruth): Design {
   const family: LayoutFamily = t.layout;
   const narrow = NARROW.has(family);
   const us = t.country.code === 'US';
-  const page = narrow ? { width: rng.pick([226.77, 226.77, 164.41]), height: 2000 } : us || (t.language === 'en' && rng.chance(0.2)) ? { width: 612, height: 792 } : { width: 595.28, height: 841.89 };
+  const page = narrow
+    ? { width: rng.pick([226.77, 226.77, 164.41]), height: 2000 }
+    : us || (t.language === 'en' && rng.chance(0.2))
+      ? { width: 612, height: 792 }
+      : { width: 595.28, height: 841.89 };
   // Till receipts mostly print in a fixed-pitch face; invoices seldom do.
   const proportional = Array.from({ length: FONT_SLOTS }, (_, i) => i).filter((i) => !MONO_SLOTS.includes(i));
   const face = fontFace(rng.chance(narrow ? 0.7 : 0.08) ? rng.pick(MONO_SLOTS) : rng.pick(proportional));
   const header: HeaderStyle =
-    family === 'label-left' ? 'label-left' : family === 'label-above' ? 'label-above' : family === 'two-column-header' ? 'two-column' : family === 'title-line' ? 'title-line'
-      : rng.pick(['label-left', 'label-left', 'label-above', 'two-column', 'title-line'] as const);
-  const ruling: Ruling = family === 'boxed-table' ? 'boxed' : family === 'no-ruling-table' ? 'none' : rng.pick(['boxed', 'none', 'header-rule', 'header-rule', 'zebra'] as const);
+    family === 'label-left'
+      ? 'label-left'
+      : family === 'label-above'
+        ? 'label-above'
+        : family === 'two-column-header'
+          ? 'two-column'
+          : family === 'title-line'
+            ? 'title-line'
+            : rng.pick(['label-left', 'label-left', 'label-above', 'two-column', 'title-line'] as const);
+  const ruling: Ruling =
+    family === 'boxed-table' ? 'boxed' : family === 'no-ruling-table' ? 'none' : rng.pick(['boxed', 'none', 'header-rule', 'header-rule', 'zebra'] as const);
   const multiRate = t.taxes.length > 1;
   const anyDiscount = t.lines.some((l) => l.discount > 0);
   const columns: ColumnKey[] = [];
@@ -85,7 +97,11 @@ export function pickDesign(rng: Rng, t: InvoiceTruth): Design {
     size: narrow ? rng.pick([6.5, 7, 7.5, 8]) : rng.pick([8, 8.5, 9, 9, 9.5, 10]),
     header,
     letterhead: rng.pick(['left', 'left', 'right', 'center'] as const),
-    brand: rng.weighted([['legal', 0.6], ['upper', 0.15], ['brand', 0.25]] as const),
+    brand: rng.weighted([
+      ['legal', 0.6],
+      ['upper', 0.15],
+      ['brand', 0.25],
+    ] as const),
     senderLine: t.language !== 'en' && rng.chance(0.35),
     ruling,
     columns,

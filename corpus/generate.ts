@@ -72,7 +72,17 @@ export async function generateDocument(seed: number, doc: PlannedDocument): Prom
   const ctx: Ctx = { c, t, w, d, f: formatters(t), rng, dueShown: false };
   const pdf = await (NARROW.has(t.layout) ? renderNarrow(ctx) : t.layout === 'data-sheet' ? renderSheet(ctx) : renderInvoice(ctx));
   const file = `gen-${seed}-${String(doc.index).padStart(4, '0')}-${doc.language}-${doc.layout}.pdf`;
-  const entry: CorpusEntry = { file, kind: 'invoice', language: t.language, layout: t.layout, country: t.country.code, font: d.face.label, producer: producer.style, pages: c.pageCount, expected: expectedOf(t) };
+  const entry: CorpusEntry = {
+    file,
+    kind: 'invoice',
+    language: t.language,
+    layout: t.layout,
+    country: t.country.code,
+    font: d.face.label,
+    producer: producer.style,
+    pages: c.pageCount,
+    expected: expectedOf(t),
+  };
   return { pdf, entry, truth: t, faults: c.faults() };
 }
 

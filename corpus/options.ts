@@ -19,7 +19,10 @@ export function option(argv: readonly string[], name: string): string | undefine
 function list<T extends string>(argv: readonly string[], name: string, known: readonly T[]): T[] | undefined {
   const v = option(argv, name);
   if (v === undefined) return undefined;
-  const items = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = items.filter((s) => !known.includes(s as T));
   if (bad.length) throw new Error(`unknown ${name}: ${bad.join(', ')} (known: ${known.join(', ')})`);
   return items as T[];
@@ -36,7 +39,12 @@ function int(argv: readonly string[], name: string, fallback: number): number {
 export function corpusOptions(argv: readonly string[]): CorpusOptions {
   const languages = list<Language>(argv, 'languages', LANGUAGES);
   const layouts = list<LayoutFamily>(argv, 'layouts', LAYOUTS);
-  return { seed: int(argv, 'seed', DEFAULT_SEED), count: int(argv, 'count', DEFAULT_COUNT), ...(languages ? { languages } : {}), ...(layouts ? { layouts } : {}) };
+  return {
+    seed: int(argv, 'seed', DEFAULT_SEED),
+    count: int(argv, 'count', DEFAULT_COUNT),
+    ...(languages ? { languages } : {}),
+    ...(layouts ? { layouts } : {}),
+  };
 }
 
 /** The `--languages` / `--layouts` filters alone (for a folder whose manifest carries the tags). */

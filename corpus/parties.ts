@@ -45,7 +45,14 @@ const MAILBOXES: Record<Language, readonly string[]> = {
 };
 
 const slug = (s: string) =>
-  s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/&/g, ' ').replace(/[^a-z0-9]+/g, '-').slice(0, 24).replace(/^-+|-+$/g, '');
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 24)
+    .replace(/^-+|-+$/g, '');
 
 function fill(rng: Rng, pattern: string, loc: Locale, city: string): string {
   const last = rng.pick(loc.lastNames);

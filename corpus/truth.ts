@@ -79,9 +79,18 @@ function invoiceNumber(rng: Rng, d: Day, narrow: boolean): string {
   const n = rng.int(1, 9999);
   if (narrow) return rng.pick([`${rng.int(1000, 99999)}`, `${rng.int(1, 9)}/${pad(rng.int(1, 99999), 5)}`, `FS ${d.y}/${n}`, `T${pad(n, 6)}`]);
   return rng.pick([
-    `${d.y}-${pad(n % 1000, 3)}`, `RE-${d.y}-${pad(n, 5)}`, `INV-${rng.int(10000, 99999)}`, `F${d.y}${pad(n, 4)}`, `${n}/${d.y}`,
-    `FA ${d.y}/${pad(n, 4)}`, `A-${pad(n % 1000, 3)}`, `${d.y}${pad(d.m, 2)}${pad(n % 1000, 3)}`, `${rng.int(10_000_000, 99_999_999)}`,
-    `${d.y % 100}-${pad(n, 4)}`, `FT ${d.y}/${n}`, `${rng.chars(2, 'ABCDEFGHKLMNPRSTVW')}${rng.int(100000, 999999)}`,
+    `${d.y}-${pad(n % 1000, 3)}`,
+    `RE-${d.y}-${pad(n, 5)}`,
+    `INV-${rng.int(10000, 99999)}`,
+    `F${d.y}${pad(n, 4)}`,
+    `${n}/${d.y}`,
+    `FA ${d.y}/${pad(n, 4)}`,
+    `A-${pad(n % 1000, 3)}`,
+    `${d.y}${pad(d.m, 2)}${pad(n % 1000, 3)}`,
+    `${rng.int(10_000_000, 99_999_999)}`,
+    `${d.y % 100}-${pad(n, 4)}`,
+    `FT ${d.y}/${n}`,
+    `${rng.chars(2, 'ABCDEFGHKLMNPRSTVW')}${rng.int(100000, 999999)}`,
   ]);
 }
 
@@ -193,17 +202,38 @@ export function makeTruth(rng: Rng, o: TruthOptions): InvoiceTruth {
     const priceCents = known.cents;
     const discount = rng.chance(discountChance) ? rng.pick([0.02, 0.03, 0.05, 0.1, 0.15, 0.2]) : 0;
     const amountCents = Math.round(qty * priceCents * (1 - discount));
-    const details = rng.chance(detailChance) ? rng.sample(locale.details, rng.int(1, 3)).map((d) => fillDetail(rng, d, date, (x) => formatDate(x, dateStyle, locale.dates, country.monthFirst))) : [];
+    const details = rng.chance(detailChance)
+      ? rng.sample(locale.details, rng.int(1, 3)).map((d) => fillDetail(rng, d, date, (x) => formatDate(x, dateStyle, locale.dates, country.monthFirst)))
+      : [];
     lines.push({
-      description: p.name, details, sku: known.sku, quantity: qty, unit: known.unit,
-      unitPrice: priceCents / 100, discount, amount: c2(amountCents), vatRate: rateOf(p), isDiscount: false,
+      description: p.name,
+      details,
+      sku: known.sku,
+      quantity: qty,
+      unit: known.unit,
+      unitPrice: priceCents / 100,
+      discount,
+      amount: c2(amountCents),
+      vatRate: rateOf(p),
+      isDiscount: false,
     });
   }
   if (layout === 'discounts' && rng.chance(0.35)) {
     // A discount printed as a line of its own (a negative amount).
     const base = Math.round(lines.reduce((s, l) => s + l.amount * 100, 0));
     const cut = Math.max(100, Math.round(base * rng.pick([0.02, 0.03, 0.05])));
-    lines.push({ description: rng.pick(locale.labels.allowance), details: [], sku: '', quantity: 1, unit: '', unitPrice: -cut / 100, discount: 0, amount: -cut / 100, vatRate: lines[0]!.vatRate, isDiscount: true });
+    lines.push({
+      description: rng.pick(locale.labels.allowance),
+      details: [],
+      sku: '',
+      quantity: 1,
+      unit: '',
+      unitPrice: -cut / 100,
+      discount: 0,
+      amount: -cut / 100,
+      vatRate: lines[0]!.vatRate,
+      isDiscount: true,
+    });
   }
 
   const reverseCharge = !narrow && !multiVat && country.code !== 'US' && country.code !== 'CH' && rng.chance(0.04);
@@ -232,36 +262,83 @@ export function makeTruth(rng: Rng, o: TruthOptions): InvoiceTruth {
   const subtotalCents = taxes.reduce((s, t) => s + Math.round(t.base * 100), 0);
   const taxCents = taxes.reduce((s, t) => s + Math.round(t.tax * 100), 0);
   const totalCents = subtotalCents + taxCents;
-  const prepaidCents = !narrow && totalCents > 5000 && rng.chance(layout === 'discounts' ? 0.4 : 0.07) ? Math.floor((totalCents * rng.pick([0.2, 0.3, 0.5])) / 1000) * 1000 : 0;
+  const prepaidCents =
+    !narrow && totalCents > 5000 && rng.chance(layout === 'discounts' ? 0.4 : 0.07) ? Math.floor((totalCents * rng.pick([0.2, 0.3, 0.5])) / 1000) * 1000 : 0;
 
   const due: DueTerms = narrow
     ? { kind: 'none' }
-    : rng.weighted<DueTerms['kind']>([['date', 0.6], ['days', 0.27], ['none', 0.13]]) === 'date'
+    : rng.weighted<DueTerms['kind']>([
+          ['date', 0.6],
+          ['days', 0.27],
+          ['none', 0.13],
+        ]) === 'date'
       ? { kind: 'date', date: addDays(date, rng.pick([7, 10, 14, 14, 21, 30, 30, 45, 60])) }
       : rng.chance(0.67)
         ? ((n) => ({ kind: 'days' as const, days: n, date: addDays(date, n) }))(rng.pick([8, 10, 14, 20, 30, 30, 45, 60]))
         : { kind: 'none' };
   const orderDate = addDays(date, -rng.int(2, 20));
   return {
-    language: o.language, layout, locale, country, seller, buyer,
-    shipTo: !narrow && rng.chance(0.2) ? { ...buyer, street: country.street(rng, rng.pick(locale.streets)), contact: `${rng.pick(locale.firstNames)} ${rng.pick(locale.lastNames)}` } : null,
-    number: invoiceNumber(rng, date, narrow), date, due,
-    orderNumber: rng.pick([`PO-${rng.int(10000, 99999)}`, `45${rng.int(10_000_000, 99_999_999)}`, `${rng.int(100, 9999)}/${date.y % 100}`, `B${rng.int(100000, 999999)}`]),
-    customerNumber: rng.pick([`${rng.int(10000, 99999)}`, `KD-${rng.int(1000, 9999)}`, `C${pad(rng.int(1, 9999), 5)}`, `${rng.int(100, 999)}-${rng.int(100, 999)}`]),
-    orderDate, deliveryDate: addDays(date, -rng.int(0, 5)), deliveryNote: `${rng.pick(['LS', 'DN', 'BL', 'ALB', 'DDT', 'GR'])}-${rng.int(10000, 99999)}`,
-    currency, money, dateStyle, lines, adjustments, taxes,
-    itemsTotal: c2(itemsCents), subtotal: c2(subtotalCents), tax: c2(taxCents), total: c2(totalCents),
-    prepaid: c2(prepaidCents), amountDue: c2(totalCents - prepaidCents), reverseCharge, paid: narrow,
+    language: o.language,
+    layout,
+    locale,
+    country,
+    seller,
+    buyer,
+    shipTo:
+      !narrow && rng.chance(0.2)
+        ? { ...buyer, street: country.street(rng, rng.pick(locale.streets)), contact: `${rng.pick(locale.firstNames)} ${rng.pick(locale.lastNames)}` }
+        : null,
+    number: invoiceNumber(rng, date, narrow),
+    date,
+    due,
+    orderNumber: rng.pick([
+      `PO-${rng.int(10000, 99999)}`,
+      `45${rng.int(10_000_000, 99_999_999)}`,
+      `${rng.int(100, 9999)}/${date.y % 100}`,
+      `B${rng.int(100000, 999999)}`,
+    ]),
+    customerNumber: rng.pick([
+      `${rng.int(10000, 99999)}`,
+      `KD-${rng.int(1000, 9999)}`,
+      `C${pad(rng.int(1, 9999), 5)}`,
+      `${rng.int(100, 999)}-${rng.int(100, 999)}`,
+    ]),
+    orderDate,
+    deliveryDate: addDays(date, -rng.int(0, 5)),
+    deliveryNote: `${rng.pick(['LS', 'DN', 'BL', 'ALB', 'DDT', 'GR'])}-${rng.int(10000, 99999)}`,
+    currency,
+    money,
+    dateStyle,
+    lines,
+    adjustments,
+    taxes,
+    itemsTotal: c2(itemsCents),
+    subtotal: c2(subtotalCents),
+    tax: c2(taxCents),
+    total: c2(totalCents),
+    prepaid: c2(prepaidCents),
+    amountDue: c2(totalCents - prepaidCents),
+    reverseCharge,
+    paid: narrow,
   };
 }
 
 function sku(rng: Rng): string {
-  return rng.pick([`${rng.int(10000, 99999)}`, `ART-${rng.int(1000, 9999)}`, `${rng.chars(1, 'ABCDEFGHK')}-${rng.int(100, 999)}-${rng.int(10, 99)}`, `40${rng.chars(11)}`, `${rng.int(10, 99)}.${rng.int(100, 999)}`]);
+  return rng.pick([
+    `${rng.int(10000, 99999)}`,
+    `ART-${rng.int(1000, 9999)}`,
+    `${rng.chars(1, 'ABCDEFGHK')}-${rng.int(100, 999)}-${rng.int(10, 99)}`,
+    `40${rng.chars(11)}`,
+    `${rng.int(10, 99)}.${rng.int(100, 999)}`,
+  ]);
 }
 
 function fillDetail(rng: Rng, s: string, date: Day, fmt: (d: Day) => string): string {
   const d1 = addDays(date, -rng.int(20, 40));
-  return s.replace('{n}', String(rng.int(1000, 99999))).replace('{date2}', fmt(addDays(d1, 29))).replace('{date}', fmt(d1));
+  return s
+    .replace('{n}', String(rng.int(1000, 99999)))
+    .replace('{date2}', fmt(addDays(d1, 29)))
+    .replace('{date}', fmt(d1));
 }
 
 /** The manifest entry's `expected`, in the dev set's format (a `dueDate` of null: the document states none). */

@@ -141,9 +141,8 @@ function withCurl(summary: DemoSeedSummary, config: Config, serverPort: number |
 }
 
 run().catch((err) => {
-  const message = err instanceof UsageError || err instanceof AppError || err instanceof DataDirLockedError
-    ? err.message
-    : err instanceof Error ? err.message : String(err);
+  const message =
+    err instanceof UsageError || err instanceof AppError || err instanceof DataDirLockedError ? err.message : err instanceof Error ? err.message : String(err);
   process.stderr.write(`${message}\n`);
   process.exit(err instanceof UsageError ? 2 : 1);
 });

@@ -116,7 +116,14 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     // Links handed out (setup, embed sign-in) use PUBLIC_URL, or the real port once listening when it is the default.
     let publicUrl = config.publicUrl;
     const composed = await compose({
-      config, database, log: app.log, embedder: 'open', reader, webhooks: options.webhooks, now: options.now, publicUrl: () => publicUrl,
+      config,
+      database,
+      log: app.log,
+      embedder: 'open',
+      reader,
+      webhooks: options.webhooks,
+      now: options.now,
+      publicUrl: () => publicUrl,
     });
     onFailure.pop(); // the reader is closed with the rest now
     onFailure.push(() => composed.close());
@@ -138,7 +145,14 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     };
     const idempotency = createIdempotencyStore(db);
     const graphql = await mountGraphQL(app, {
-      schema, guard, authenticate: services.authenticate, createContext, rateLimit, sessionAuth, credentials: services.credentials, recheckMs: config.authRecheckMs,
+      schema,
+      guard,
+      authenticate: services.authenticate,
+      createContext,
+      rateLimit,
+      sessionAuth,
+      credentials: services.credentials,
+      recheckMs: config.authRecheckMs,
       explorer: (reply) => sendDeveloperPage(reply, EXPLORER_PAGE),
       idempotency,
       metrics,
@@ -185,9 +199,10 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const url = config.publicUrl.startsWith(`http://localhost:${config.port}`) ? `http://localhost:${port}` : config.publicUrl;
     publicUrl = url;
 
-    const demo = options.seedDemo && database.kind === 'pglite' && (await services.partners.countPartners()) === 0
-      ? await services.partners.createPartner({ name: 'Demo partner', tier: 'embed' })
-      : undefined;
+    const demo =
+      options.seedDemo && database.kind === 'pglite' && (await services.partners.countPartners()) === 0
+        ? await services.partners.createPartner({ name: 'Demo partner', tier: 'embed' })
+        : undefined;
     options.print?.(startBanner({ url, database: database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)', demo }));
 
     const owned = database;

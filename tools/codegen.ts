@@ -34,7 +34,9 @@ async function graphqlOutputs(): Promise<Array<{ file: string; content: string }
 
 /** The operation name → result and variables map a REST route is typed by (the file name is the operation's name). */
 function storedOperations(content: string): string {
-  const ops = [...content.matchAll(/^export type (\w+?)(Query|Mutation) = /gm)].map(([, name, kind]) => `  ${name}: { data: ${name}${kind}; variables: ${name}${kind}Variables };`);
+  const ops = [...content.matchAll(/^export type (\w+?)(Query|Mutation) = /gm)].map(
+    ([, name, kind]) => `  ${name}: { data: ${name}${kind}; variables: ${name}${kind}Variables };`,
+  );
   return `\n/** Every stored operation (src/modules/<domain>/operations/<Name>.graphql) by name. */\nexport interface StoredOperations {\n${ops.join('\n')}\n}\n`;
 }
 

@@ -43,10 +43,21 @@ interface Ready {
  * BENCH_VARIANTS='name:KEY=value,KEY=value;…' starts one more server per variant with those environment settings
  * (e.g. `before:BENCH_DB_DRIVER=pg-adapter,AUTH_CACHE_MS=0`); its direct, rest and graphql paths join the rounds.
  */
-const VARIANTS = (process.env.BENCH_VARIANTS ?? '').split(';').filter(Boolean).map((spec) => {
-  const [name, settings = ''] = spec.split(':');
-  return { name: name!, env: Object.fromEntries(settings.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string])) };
-});
+const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
+  .split(';')
+  .filter(Boolean)
+  .map((spec) => {
+    const [name, settings = ''] = spec.split(':');
+    return {
+      name: name!,
+      env: Object.fromEntries(
+        settings
+          .split(',')
+          .filter(Boolean)
+          .map((kv) => kv.split('=') as [string, string]),
+      ),
+    };
+  });
 
 const children: ChildProcess[] = [];
 async function startServer(env: Record<string, string>): Promise<Ready> {
@@ -67,7 +78,10 @@ const variantServers: Ready[] = [];
 for (const v of VARIANTS) variantServers.push(await startServer(v.env));
 
 // The stored operations, with their shared fragments, as /graphql receives them.
-const executor = createOperationExecutor(buildSchema(), createOperationGuard(buildSchema(), loadConfig({ ...process.env, DATABASE_URL: undefined }).graphqlLimits));
+const executor = createOperationExecutor(
+  buildSchema(),
+  createOperationGuard(buildSchema(), loadConfig({ ...process.env, DATABASE_URL: undefined }).graphqlLimits),
+);
 const operation = (name: string) => print(loadOperation(executor, name));
 
 type Request = { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; body?: string | Buffer };
@@ -76,15 +90,23 @@ type Paths = Record<'bare' | 'direct' | 'rest' | 'graphql', Request>;
 function groupsOf(ready: Ready): Record<string, Paths> {
   const key = { 'x-api-key': ready.apiKey };
   const asJson = (body: unknown) => ({ headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const graphql = (query: string, variables: Record<string, unknown>): Request => ({ method: 'POST', url: `${ready.rest}/graphql`, ...asJson({ query, variables }) });
+  const graphql = (query: string, variables: Record<string, unknown>): Request => ({
+    method: 'POST',
+    url: `${ready.rest}/graphql`,
+    ...asJson({ query, variables }),
+  });
 
-  function multipart(parts: Array<{ name: string; value: string } | { name: string; file: Buffer; filename: string }>): { headers: Record<string, string>; body: Buffer } {
+  function multipart(parts: Array<{ name: string; value: string } | { name: string; file: Buffer; filename: string }>): {
+    headers: Record<string, string>;
+    body: Buffer;
+  } {
     const boundary = '----partner-api-bench';
     const chunks: Buffer[] = [];
     for (const part of parts) {
-      const head = 'file' in part
-        ? `--${boundary}\r\ncontent-disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\ncontent-type: application/pdf\r\n\r\n`
-        : `--${boundary}\r\ncontent-disposition: form-data; name="${part.name}"\r\n\r\n`;
+      const head =
+        'file' in part
+          ? `--${boundary}\r\ncontent-disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\ncontent-type: application/pdf\r\n\r\n`
+          : `--${boundary}\r\ncontent-disposition: form-data; name="${part.name}"\r\n\r\n`;
       chunks.push(Buffer.from(head), 'file' in part ? part.file : Buffer.from(part.value), Buffer.from('\r\n'));
     }
     chunks.push(Buffer.from(`--${boundary}--\r\n`));
@@ -160,7 +182,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-console.log(`database: ${ready.database === 'pglite' ? 'embedded PGlite' : 'PostgreSQL (DATABASE_URL)'}; ${CONNECTIONS} connections (uploads ${UPLOAD_CONNECTIONS}), ${ROUNDS} interleaved rounds of ${SECONDS} s per path (uploads ${2 * SECONDS} s)`);
+console.log(
+  `database: ${ready.database === 'pglite' ? 'embedded PGlite' : 'PostgreSQL (DATABASE_URL)'}; ${CONNECTIONS} connections (uploads ${UPLOAD_CONNECTIONS}), ${ROUNDS} interleaved rounds of ${SECONDS} s per path (uploads ${2 * SECONDS} s)`,
+);
 console.log(`response bytes: items ${ready.bytes.items}, count ${ready.bytes.count}, upload ${ready.bytes.upload}`);
 try {
   const groups = groupsOf(ready);
@@ -180,11 +204,22 @@ try {
       for (const [name, request] of Object.entries(paths)) samples[name]!.push(await measure(request, SECONDS, group));
     }
     const summary = Object.fromEntries(
-      Object.entries(samples).map(([name, s]) => [name, { rps: mean(s.map((x) => x.rps)), p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)), errors: s.reduce((a, x) => a + x.errors, 0), rounds: s.map((x) => Math.round(x.rps)) }]),
+      Object.entries(samples).map(([name, s]) => [
+        name,
+        {
+          rps: mean(s.map((x) => x.rps)),
+          p50: median(s.map((x) => x.p50)),
+          p99: median(s.map((x) => x.p99)),
+          errors: s.reduce((a, x) => a + x.errors, 0),
+          rounds: s.map((x) => Math.round(x.rps)),
+        },
+      ]),
     );
     console.log(`\n${group}:`);
     for (const [name, s] of Object.entries(summary)) {
-      console.log(`  ${name.padEnd(18)} ${fmt(s.rps).padStart(8)} req/s  p50 ${fmt(s.p50, 1).padStart(6)} ms  p99 ${fmt(s.p99, 1).padStart(6)} ms  rounds [${s.rounds.join(', ')}]${s.errors ? `  NON-2XX/ERRORS ${s.errors}` : ''}`);
+      console.log(
+        `  ${name.padEnd(18)} ${fmt(s.rps).padStart(8)} req/s  p50 ${fmt(s.p50, 1).padStart(6)} ms  p99 ${fmt(s.p99, 1).padStart(6)} ms  rounds [${s.rounds.join(', ')}]${s.errors ? `  NON-2XX/ERRORS ${s.errors}` : ''}`,
+      );
     }
     const ratios = (suffix: string) => {
       const [d, r, g] = ['direct', 'rest', 'graphql'].map((p) => summary[`${p}${suffix}`]!.rps);

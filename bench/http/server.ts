@@ -52,14 +52,26 @@ async function demo(): Promise<{ apiKey: string; tenantId: string }> {
   return { apiKey: (await services.partners.createApiKey({ partnerId: existing.id })).apiKey, tenantId: tenant.id };
 }
 const { apiKey, tenantId } = await demo();
-const item = await db.selectFrom('inventoryItems').select(['id', 'storeId']).where('tenantId', '=', tenantId).where('storeId', 'is not', null).where('active', '=', true).executeTakeFirstOrThrow();
+const item = await db
+  .selectFrom('inventoryItems')
+  .select(['id', 'storeId'])
+  .where('tenantId', '=', tenantId)
+  .where('storeId', 'is not', null)
+  .where('active', '=', true)
+  .executeTakeFirstOrThrow();
 const pdf = await makeInvoicePdf(produceInvoice);
 
 // What the REST routes answer, to serve as (a).
 const key = { 'x-api-key': apiKey };
 const itemsBytes = await (await fetch(`${app.url}/api/v1/partner/tenants/${tenantId}/inventory/items`, { headers: key })).text();
 const countBody = JSON.stringify({ storeId: item.storeId, itemId: item.id, quantity: 3 });
-const countBytes = await (await fetch(`${app.url}/api/v1/partner/tenants/${tenantId}/inventory/counts`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: countBody })).text();
+const countBytes = await (
+  await fetch(`${app.url}/api/v1/partner/tenants/${tenantId}/inventory/counts`, {
+    method: 'POST',
+    headers: { ...key, 'content-type': 'application/json' },
+    body: countBody,
+  })
+).text();
 const form = new FormData();
 form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'invoice.pdf');
 const uploadBytes = await (await fetch(`${app.url}/api/v1/partner/invoices/upload`, { method: 'POST', headers: key, body: form })).text();
@@ -76,10 +88,13 @@ aux.get<{ Params: { tenantId: string } }>('/direct/tenants/:tenantId/inventory/i
   const tenant = await services.tenants.resolve(await principalOf(req.headers), req.params.tenantId);
   return { items: await services.inventory.items(tenant, {}) };
 });
-aux.post<{ Params: { tenantId: string }; Body: { storeId: string; itemId: string; quantity: number } }>('/direct/tenants/:tenantId/inventory/counts', async (req, reply) => {
-  const tenant = await services.tenants.resolve(await principalOf(req.headers), req.params.tenantId);
-  return reply.code(201).send({ count: await services.inventory.recordCount(tenant, req.body) });
-});
+aux.post<{ Params: { tenantId: string }; Body: { storeId: string; itemId: string; quantity: number } }>(
+  '/direct/tenants/:tenantId/inventory/counts',
+  async (req, reply) => {
+    const tenant = await services.tenants.resolve(await principalOf(req.headers), req.params.tenantId);
+    return reply.code(201).send({ count: await services.inventory.recordCount(tenant, req.body) });
+  },
+);
 aux.post('/direct/invoices/upload', async (req, reply) => {
   const principal = await principalOf(req.headers);
   const file = requiredFile(await readMultipart(req), 'file');

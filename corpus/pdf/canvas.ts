@@ -61,7 +61,10 @@ export class Canvas {
   }
 
   measure(s: string, size: number, bold = false): number {
-    return this.doc.font(bold ? 'B' : 'R').fontSize(size).widthOfString(s);
+    return this.doc
+      .font(bold ? 'B' : 'R')
+      .fontSize(size)
+      .widthOfString(s);
   }
 
   /** Draws `s` with its left edge, right edge or centre at `x`; returns its width. */

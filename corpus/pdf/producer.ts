@@ -48,7 +48,7 @@ export function drawOrder<T>(runs: T[], p: Producer): T[] {
   if (p.style !== 'shuffled' || runs.length < 3) return runs;
   // Blocks of consecutive runs (a paragraph, a table row, a column) in random order, some written back to front.
   const blocks: T[][] = [];
-  for (let i = 0; i < runs.length; ) {
+  for (let i = 0; i < runs.length;) {
     const n = p.rng.int(2, 10);
     const block = runs.slice(i, i + n);
     blocks.push(p.rng.chance(0.3) ? block.reverse() : block);

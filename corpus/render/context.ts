@@ -18,7 +18,8 @@ export interface Ctx {
 }
 
 /** Replaces {name} placeholders. */
-export const fill = (template: string, vars: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+export const fill = (template: string, vars: Record<string, string | number>) =>
+  template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
 
 /** A label as a field name: "Invoice No.:" or "Invoice No." (per document). */
 export const lab = (ctx: Ctx, s: string) => (ctx.d.colon && !s.endsWith(':') ? `${s}:` : s);

@@ -32,7 +32,10 @@ function fittedColumns(ctx: Ctx): { x: number; lines: string[] }[] | null {
   const sumMin = min.reduce((s, x) => s + x, 0);
   const sumNat = natural.reduce((s, x) => s + x, 0);
   if (sumMin > b.width) return null;
-  const widths = sumNat <= b.width ? natural.map((n) => n + (b.width - sumNat) / cols.length) : min.map((m, j) => m + ((b.width - sumMin) * (natural[j]! - m)) / (sumNat - sumMin));
+  const widths =
+    sumNat <= b.width
+      ? natural.map((n) => n + (b.width - sumNat) / cols.length)
+      : min.map((m, j) => m + ((b.width - sumMin) * (natural[j]! - m)) / (sumNat - sumMin));
   let x = b.left;
   return cols.map((col, j) => {
     const out = { x, lines: col.flatMap((l) => c.wrap(l, widths[j]! - 10, small)) };

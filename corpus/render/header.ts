@@ -8,7 +8,12 @@ type Pair = [string, string];
 /** The invoice's labelled fields, number and date first, then a random selection of the others. */
 function metaPairs(ctx: Ctx, withNumberAndDate: boolean): Pair[] {
   const { t, w, f, rng } = ctx;
-  const head: Pair[] = withNumberAndDate ? [[w.invoiceNumber, t.number], [w.invoiceDate, f.date(t.date)]] : [];
+  const head: Pair[] = withNumberAndDate
+    ? [
+        [w.invoiceNumber, t.number],
+        [w.invoiceDate, f.date(t.date)],
+      ]
+    : [];
   if (withNumberAndDate && rng.chance(0.3)) head.reverse();
   const rest: Pair[] = [];
   if (rng.chance(0.6)) rest.push([w.customerNumber, t.customerNumber]);
@@ -48,7 +53,7 @@ function drawLabelAbove(ctx: Ctx, pairs: Pair[], y: number): number {
   const boxed = ctx.rng.chance(0.5);
   const need = pairs.map(([l, v]) => Math.max(c.measure(l, small), c.measure(v, d.size, true)) + 12);
   const h = lead(small) + lead(d.size) + 6;
-  for (let i = 0; i < pairs.length; ) {
+  for (let i = 0; i < pairs.length;) {
     let j = i + 1;
     let used = need[i]!;
     while (j < pairs.length && used + need[j]! <= b.width) used += need[j++]!;

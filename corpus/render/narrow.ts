@@ -76,7 +76,10 @@ export function renderNarrow(ctx: Ctx): Promise<Buffer> {
 
   const taxName = rng.pick(t.country.taxNames);
   if (rng.chance(0.6)) {
-    const table = [[taxName, w.taxBase, w.taxAmount, w.gross], ...t.taxes.map((x) => [`${code(x.rate)} ${f.pct(x.rate)}`, f.money(x.base), f.money(x.tax), f.money(Math.round((x.base + x.tax) * 100) / 100)])];
+    const table = [
+      [taxName, w.taxBase, w.taxAmount, w.gross],
+      ...t.taxes.map((x) => [`${code(x.rate)} ${f.pct(x.rate)}`, f.money(x.base), f.money(x.tax), f.money(Math.round((x.base + x.tax) * 100) / 100)]),
+    ];
     if (t.taxes.length > 1) table.push([w.total, f.money(t.subtotal), f.money(t.tax), f.money(t.total)]);
     y = drawGrid(ctx, table, m, y, width, [0, t.taxes.length + 1]);
   } else {
@@ -100,7 +103,14 @@ export function renderNarrow(ctx: Ctx): Promise<Buffer> {
     y += 8;
     rule();
     const slip = SLIP[t.language];
-    const brand = rng.pick(['VISA', 'Mastercard', 'Maestro', 'V PAY', 'American Express', t.language === 'de' ? 'girocard' : t.language === 'fr' ? 'CB' : 'Debit Mastercard']);
+    const brand = rng.pick([
+      'VISA',
+      'Mastercard',
+      'Maestro',
+      'V PAY',
+      'American Express',
+      t.language === 'de' ? 'girocard' : t.language === 'fr' ? 'CB' : 'Debit Mastercard',
+    ]);
     centre(w.cardSlip, { bold: true });
     centre(brand);
     pair(`${slip.terminal} ${rng.chars(8)}`, `${f.date(t.date)} ${time}`);

@@ -92,13 +92,23 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
   const s = t.seller;
   const buyer = (): void => {
     heading(w.sheetBuyer);
-    rows([[w.sheetName, t.buyer.name], [w.sheetStreet, t.buyer.street], [w.sheetCity, t.buyer.cityLine], [w.sheetCountry, t.buyer.country.code]]);
+    rows([
+      [w.sheetName, t.buyer.name],
+      [w.sheetStreet, t.buyer.street],
+      [w.sheetCity, t.buyer.cityLine],
+      [w.sheetCountry, t.buyer.country.code],
+    ]);
   };
   const seller = (): void => {
     heading(w.sheetSeller);
     rows([
-      [w.sheetCompany, s.name], [w.sheetStreet, s.street], [w.sheetCity, s.cityLine], [w.sheetCountry, s.country.code],
-      [w.phone, s.phone], [w.email, s.email], [vatLabel(ctx).replace(/:$/, ''), s.vatId],
+      [w.sheetCompany, s.name],
+      [w.sheetStreet, s.street],
+      [w.sheetCity, s.cityLine],
+      [w.sheetCountry, s.country.code],
+      [w.phone, s.phone],
+      [w.email, s.email],
+      [vatLabel(ctx).replace(/:$/, ''), s.vatId],
     ]);
   };
 
@@ -109,7 +119,10 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
   const due = t.due.kind === 'none' ? '' : f.date(t.due.date);
   ctx.dueShown = Boolean(due);
   rows([
-    [w.invoiceNumber, t.number], [w.invoiceDate, f.date(t.date)], [w.dueDate, due], [w.currency, t.currency.code],
+    [w.invoiceNumber, t.number],
+    [w.invoiceDate, f.date(t.date)],
+    [w.dueDate, due],
+    [w.currency, t.currency.code],
     ...(rng.chance(0.5) ? [[w.orderNumber, t.orderNumber] as Row] : []),
   ]);
 
@@ -119,7 +132,11 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
   const totalWord = rng.chance(0.5) ? w.total : null; // "Total | net" and "Total | gross", or the language's own labels
   amounts([
     [w.sheetItemsSum, net, t.itemsTotal],
-    ...t.adjustments.map((a): [string, string, number] => [a.kind === 'allowance' ? w.allowance : w.shipping, net, a.kind === 'allowance' ? -a.amount : a.amount]),
+    ...t.adjustments.map((a): [string, string, number] => [
+      a.kind === 'allowance' ? w.allowance : w.shipping,
+      net,
+      a.kind === 'allowance' ? -a.amount : a.amount,
+    ]),
     [totalWord ?? w.subtotal, totalWord ? net : '', t.subtotal, true],
     [w.taxTotal, '', t.tax],
     [totalWord ?? w.total, totalWord ? gross : '', t.total, true],
@@ -127,7 +144,11 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
     [w.amountDue, gross, t.amountDue, true],
   ]);
   if (t.taxes.length > 1 || rng.chance(0.5)) {
-    for (const x of t.taxes) amounts([[w.taxBase, net, x.base], [`${w.vatRate} ${f.pct(x.rate)}`, '', x.tax]]);
+    for (const x of t.taxes)
+      amounts([
+        [w.taxBase, net, x.base],
+        [`${w.vatRate} ${f.pct(x.rate)}`, '', x.tax],
+      ]);
   }
   heading(w.bank);
   rows([['IBAN', s.bank.iban], ...(s.bank.bic ? [['BIC', s.bank.bic] as Row] : []), [w.bank, s.bank.bank]]);
@@ -149,7 +170,10 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
     };
     const item = () => {
       subheading(w.sheetItem);
-      rows([[w.sheetName, [l.description, ...l.details].join(' ')], [w.itemNo, l.sku]]);
+      rows([
+        [w.sheetName, [l.description, ...l.details].join(' ')],
+        [w.itemNo, l.sku],
+      ]);
     };
     if (priceFirst) (price(), item());
     else (item(), price());

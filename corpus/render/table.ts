@@ -21,8 +21,15 @@ function layoutColumns(ctx: Ctx, size: number, withCurrency: string): Col[] {
   const { c, d, w, t } = ctx;
   const b = box(ctx);
   const labels: Record<ColumnKey, string> = {
-    pos: w.pos, sku: w.itemNo, description: w.description, quantity: w.quantity, unit: w.unit,
-    unitPrice: w.unitPrice + withCurrency, discount: w.discount, vat: w.vatRate, amount: w.amount + withCurrency,
+    pos: w.pos,
+    sku: w.itemNo,
+    description: w.description,
+    quantity: w.quantity,
+    unit: w.unit,
+    unitPrice: w.unitPrice + withCurrency,
+    discount: w.discount,
+    vat: w.vatRate,
+    amount: w.amount + withCurrency,
   };
   const rows = t.lines.map((l, i) => cells(ctx, l, i));
   const widthOf = (key: Exclude<ColumnKey, 'description'>) =>

@@ -33,7 +33,11 @@ export function planTotals(ctx: Ctx): TotalsPlan {
   const perRate = !(d.breakdown && d.taxTotalLine && multi);
   if (perRate)
     for (const x of t.taxes) {
-      const label = rng.chance(0.2) ? `${taxName} ${f.pct(x.rate)} ${ON[t.language]} ${f.money(x.base)}` : rng.chance(0.5) ? `${taxName} ${f.pct(x.rate)}` : `${f.pct(x.rate)} ${taxName}`;
+      const label = rng.chance(0.2)
+        ? `${taxName} ${f.pct(x.rate)} ${ON[t.language]} ${f.money(x.base)}`
+        : rng.chance(0.5)
+          ? `${taxName} ${f.pct(x.rate)}`
+          : `${f.pct(x.rate)} ${taxName}`;
       rows.push({ label, value: cur(x.tax) });
     }
   if (multi && (d.taxTotalLine || !perRate)) rows.push({ label: w.taxTotal, value: cur(t.tax) });
@@ -43,7 +47,10 @@ export function planTotals(ctx: Ctx): TotalsPlan {
     rows.push({ label: w.amountDue, value: f.money(t.amountDue, true), bold: true });
   }
   const breakdown = d.breakdown
-    ? [[w.vatRate, w.taxBase, w.taxAmount, w.gross], ...t.taxes.map((x) => [f.pct(x.rate), f.money(x.base), f.money(x.tax), f.money(Math.round((x.base + x.tax) * 100) / 100)])]
+    ? [
+        [w.vatRate, w.taxBase, w.taxAmount, w.gross],
+        ...t.taxes.map((x) => [f.pct(x.rate), f.money(x.base), f.money(x.tax), f.money(Math.round((x.base + x.tax) * 100) / 100)]),
+      ]
     : null;
   const ph = t.locale.phrases;
   const terms: string[] = [];
@@ -53,7 +60,11 @@ export function planTotals(ctx: Ctx): TotalsPlan {
   if (rng.chance(0.25)) terms.push(rng.pick(ph.deliveryAsInvoiceDate));
   if (rng.chance(0.6)) terms.push(rng.pick(ph.thanks));
   const rowsH = d.totals === 'row' ? 40 : rows.length * lead(d.size + 0.5) + 12;
-  const height = Math.max(rowsH, breakdown ? breakdown.length * lead(d.size) + 10 : 0) + terms.length * lead(d.size) + 30 + (breakdown && d.totals === 'row' ? breakdown.length * lead(d.size) + 10 : 0);
+  const height =
+    Math.max(rowsH, breakdown ? breakdown.length * lead(d.size) + 10 : 0) +
+    terms.length * lead(d.size) +
+    30 +
+    (breakdown && d.totals === 'row' ? breakdown.length * lead(d.size) + 10 : 0);
   return { rows, breakdown, terms, height };
 }
 
@@ -95,7 +106,12 @@ export function drawTotals(ctx: Ctx, plan: TotalsPlan, y: number): number {
     if (plan.breakdown) endY = Math.max(endY, drawGrid(ctx, plan.breakdown, sideX, y, Math.min(sideW, 300)) + 8);
     else if (style === 'side-box') {
       let py = y;
-      for (const l of [lab(ctx, w.bank), t.seller.bank.bank, t.seller.bank.bic ? `IBAN ${t.seller.bank.iban}` : t.seller.bank.iban, t.seller.bank.bic ? `BIC ${t.seller.bank.bic}` : '']) {
+      for (const l of [
+        lab(ctx, w.bank),
+        t.seller.bank.bank,
+        t.seller.bank.bic ? `IBAN ${t.seller.bank.iban}` : t.seller.bank.iban,
+        t.seller.bank.bic ? `BIC ${t.seller.bank.bic}` : '',
+      ]) {
         if (!l) continue;
         c.text(l, sideX, py, { size: d.size - 0.5 });
         py += lead(d.size);

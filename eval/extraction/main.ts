@@ -37,11 +37,14 @@ async function main(argv: string[]) {
       const t0 = performance.now();
       const m = await writeCorpus(dir, o);
       log(`generated ${m.length} invoices (seed ${o.seed}) in ${dir} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    } else if (!dir) throw new Error('usage: eval <dataset dir> [--json] [--verbose] [--pages <dir>] [--strip-attachments] | eval --corpus [--seed N] [--count M] …');
+    } else if (!dir)
+      throw new Error('usage: eval <dataset dir> [--json] [--verbose] [--pages <dir>] [--strip-attachments] | eval --corpus [--seed N] [--count M] …');
     if (argv.includes('--strip-attachments')) {
       const out = (temp.push(await mkdtemp(path.join(os.tmpdir(), 'stripped-'))), temp.at(-1)!);
       const s = await stripFolder(dir, out);
-      log(`stripped ${s.attachmentsRemoved} embedded file(s) from ${s.pdfs} PDF(s) into ${out}; text layer unchanged and no attachment left: ${s.problems.length ? s.problems.join('; ') : 'yes'}`);
+      log(
+        `stripped ${s.attachmentsRemoved} embedded file(s) from ${s.pdfs} PDF(s) into ${out}; text layer unchanged and no attachment left: ${s.problems.length ? s.problems.join('; ') : 'yes'}`,
+      );
       dir = out;
     }
     const filters = tagFilters(argv);
@@ -52,7 +55,8 @@ async function main(argv: string[]) {
     if (engine !== 'ppocr' && engine !== 'tesseract') throw new Error('--ocr takes ppocr or tesseract');
     const reader = pagesDir ? null : (await import('../../src/extraction/reader.ts')).createDocumentReader({ ocr: { engine } });
     const ocrStatus = await reader?.pool.ocrStatus(60_000);
-    if (reader) log(`OCR engine: ${ocrStatus?.engine ?? 'unknown (not loaded within 60 s)'}${ocrStatus?.fallbackReason ? ` — ${ocrStatus.fallbackReason}` : ''}`);
+    if (reader)
+      log(`OCR engine: ${ocrStatus?.engine ?? 'unknown (not loaded within 60 s)'}${ocrStatus?.fallbackReason ? ` — ${ocrStatus.fallbackReason}` : ''}`);
     const textOnly = argv.includes('--text-only');
     const read = async (e: Entry): Promise<PageText[] | ReadResult> => {
       if (pagesDir) {

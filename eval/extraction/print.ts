@@ -4,7 +4,16 @@ import type { Cell, GroupRow, LineSummary, Report } from './report.ts';
 import { BANDS, HEADER_FIELDS } from './score.ts';
 
 const pct = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(digits)}%`);
-const SHORT: Record<string, string> = { vendorName: 'vendor', invoiceNumber: 'number', invoiceDate: 'date', dueDate: 'due', subtotal: 'subtot', tax: 'tax', total: 'total', currency: 'curr' };
+const SHORT: Record<string, string> = {
+  vendorName: 'vendor',
+  invoiceNumber: 'number',
+  invoiceDate: 'date',
+  dueDate: 'due',
+  subtotal: 'subtot',
+  tax: 'tax',
+  total: 'total',
+  currency: 'curr',
+};
 
 function linesLine(s: LineSummary): string {
   return (
@@ -18,12 +27,27 @@ function groupTable(title: string, rows: GroupRow[]): string[] {
   if (!rows.length) return [];
   const fields = HEADER_FIELDS.filter((f) => rows.some((r) => r.fields[f]));
   const kw = Math.max(20, ...rows.map((r) => r.key.length + 3));
-  const head = [title.padEnd(kw), 'docs'.padStart(5), 'header'.padStart(7), ...fields.map((f) => SHORT[f]!.padStart(7)), 'lines'.padStart(7), 'all-ln'.padStart(7)];
+  const head = [
+    title.padEnd(kw),
+    'docs'.padStart(5),
+    'header'.padStart(7),
+    ...fields.map((f) => SHORT[f]!.padStart(7)),
+    'lines'.padStart(7),
+    'all-ln'.padStart(7),
+  ];
   const out = [head.join(' ')];
   const cellPct = (c: Cell | undefined) => (c ? pct(c.accuracy, 0) : '-').padStart(7);
   for (const r of rows) {
-    out.push([`  ${r.key}`.padEnd(kw), String(r.documents).padStart(5), pct(r.header.accuracy).padStart(7), ...fields.map((f) => cellPct(r.fields[f])),
-      pct(r.lines?.meanMatchRate, 0).padStart(7), pct(r.lines?.allLinesMatched, 0).padStart(7)].join(' '));
+    out.push(
+      [
+        `  ${r.key}`.padEnd(kw),
+        String(r.documents).padStart(5),
+        pct(r.header.accuracy).padStart(7),
+        ...fields.map((f) => cellPct(r.fields[f])),
+        pct(r.lines?.meanMatchRate, 0).padStart(7),
+        pct(r.lines?.allLinesMatched, 0).padStart(7),
+      ].join(' '),
+    );
   }
   return out;
 }
@@ -39,7 +63,8 @@ export function printReport(report: Report, verbose: boolean): string {
     const s = report.lineItems[kind as keyof typeof report.lineItems];
     if (s) rows.push(linesLine(s));
   }
-  if (report.byLanguage.length || report.byLayout.length) rows.push('', ...groupTable('by language', report.byLanguage), '', ...groupTable('by layout family', report.byLayout));
+  if (report.byLanguage.length || report.byLayout.length)
+    rows.push('', ...groupTable('by language', report.byLanguage), '', ...groupTable('by layout family', report.byLayout));
   if (report.bySource.length) rows.push('', ...groupTable('by source', report.bySource));
   if (report.byProducer.length) rows.push('', ...groupTable('by producer style', report.byProducer));
   for (const [kind, cal] of Object.entries(report.calibration)) {
@@ -47,17 +72,27 @@ export function printReport(report: Report, verbose: boolean): string {
     rows.push('', `calibration, ${kind}s: accuracy by confidence band (right/n); only values the engine returned count`);
     rows.push(['  '.padEnd(22), ...BANDS.map((b) => b.name.padStart(18))].join(''));
     for (const r of cal) {
-      rows.push([`  ${r.name}`.padEnd(22), ...BANDS.map((b) => {
-        const c = r.bands[b.name]!;
-        return (c.n ? `${pct(c.accuracy, 0)} (${c.correct}/${c.n})` : '-').padStart(18);
-      })].join(''));
+      rows.push(
+        [
+          `  ${r.name}`.padEnd(22),
+          ...BANDS.map((b) => {
+            const c = r.bands[b.name]!;
+            return (c.n ? `${pct(c.accuracy, 0)} (${c.correct}/${c.n})` : '-').padStart(18);
+          }),
+        ].join(''),
+      );
     }
     // The promise partners rely on: a value given ≥ 90 is right ≥ 97% of the time.
     const short = cal.filter((r) => (r.bands['90-100']!.accuracy ?? 1) < 0.97);
-    rows.push(short.length ? `  ≥ 90 band below 97% for: ${short.map((r) => `${r.name} ${pct(r.bands['90-100']!.accuracy)}`).join(', ')}` : '  ≥ 90 band: every row right ≥ 97% of the time');
+    rows.push(
+      short.length
+        ? `  ≥ 90 band below 97% for: ${short.map((r) => `${r.name} ${pct(r.bands['90-100']!.accuracy)}`).join(', ')}`
+        : '  ≥ 90 band: every row right ≥ 97% of the time',
+    );
   }
   rows.push('', 'latency per page (read + understand)');
-  for (const [k, v] of Object.entries(report.latencyMsPerPage)) rows.push(`  ${k.padEnd(44)} pages ${String(v.pages).padStart(4)}  p50 ${v.p50} ms  p95 ${v.p95} ms`);
+  for (const [k, v] of Object.entries(report.latencyMsPerPage))
+    rows.push(`  ${k.padEnd(44)} pages ${String(v.pages).padStart(4)}  p50 ${v.p50} ms  p95 ${v.p95} ms`);
   if (report.readFailures) rows.push(`read failures: ${report.readFailures}`);
   if (verbose) rows.push('', 'failures:', ...report.failures.map((f) => `  ${f}`));
   return rows.join('\n');

@@ -71,7 +71,10 @@ function fieldCells(docs: DocResult[]): Partial<Record<HeaderField, Cell>> {
 }
 const pooled = (cells: Partial<Record<HeaderField, Cell>>) => {
   const cs = Object.values(cells);
-  return cell(cs.reduce((s, c) => s + c.n, 0), cs.reduce((s, c) => s + c.correct, 0));
+  return cell(
+    cs.reduce((s, c) => s + c.n, 0),
+    cs.reduce((s, c) => s + c.correct, 0),
+  );
 };
 
 export function lineSummary(docs: DocResult[]): LineSummary | null {
@@ -105,19 +108,35 @@ function calibration(docs: DocResult[]): CalibrationRow[] {
   const rows: CalibrationRow[] = [];
   const row = (name: string, points: { confidence: number; ok: boolean }[]) => {
     if (!points.length) return;
-    rows.push({ name, bands: Object.fromEntries(BANDS.map((b) => {
-      const inBand = points.filter((p) => bandOf(p.confidence) === b.name);
-      return [b.name, cell(inBand.length, inBand.filter((p) => p.ok).length)];
-    })) });
+    rows.push({
+      name,
+      bands: Object.fromEntries(
+        BANDS.map((b) => {
+          const inBand = points.filter((p) => bandOf(p.confidence) === b.name);
+          return [b.name, cell(inBand.length, inBand.filter((p) => p.ok).length)];
+        }),
+      ),
+    });
   };
-  row('extractionConfidence', docs.filter((d) => d.confidence !== null && d.keyRight !== null).map((d) => ({ confidence: d.confidence!, ok: d.keyRight! })));
+  row(
+    'extractionConfidence',
+    docs.filter((d) => d.confidence !== null && d.keyRight !== null).map((d) => ({ confidence: d.confidence!, ok: d.keyRight! })),
+  );
   for (const f of HEADER_FIELDS) {
-    row(f, docs.flatMap((d) => {
-      const r = d.fields[f];
-      return r && r.got !== null && r.got !== undefined && r.confidence !== null ? [{ confidence: r.confidence, ok: r.ok }] : [];
-    }));
+    row(
+      f,
+      docs.flatMap((d) => {
+        const r = d.fields[f];
+        return r && r.got !== null && r.got !== undefined && r.confidence !== null ? [{ confidence: r.confidence, ok: r.ok }] : [];
+      }),
+    );
   }
-  row('lineItems', docs.filter((d) => d.lines && d.lines.extracted > 0 && d.lines.expected > 0 && d.linesConfidence !== null).map((d) => ({ confidence: d.linesConfidence!, ok: d.lines!.matched === d.lines!.expected })));
+  row(
+    'lineItems',
+    docs
+      .filter((d) => d.lines && d.lines.extracted > 0 && d.lines.expected > 0 && d.linesConfidence !== null)
+      .map((d) => ({ confidence: d.linesConfidence!, ok: d.lines!.matched === d.lines!.expected })),
+  );
   return rows;
 }
 
@@ -134,8 +153,10 @@ export function buildReport(docs: DocResult[]): Report {
   const failures: string[] = [];
   for (const d of docs) {
     if (d.error) failures.push(`${d.file}: ${d.error}`);
-    for (const [f, r] of Object.entries(d.fields)) if (!r.ok) failures.push(`${d.file} ${f}: expected ${JSON.stringify(r.expected)} got ${JSON.stringify(r.got ?? null)}`);
-    if (d.lines && d.lines.matched < d.lines.expected) failures.push(`${d.file} lineItems: matched ${d.lines.matched}/${d.lines.expected} (extracted ${d.lines.extracted})`);
+    for (const [f, r] of Object.entries(d.fields))
+      if (!r.ok) failures.push(`${d.file} ${f}: expected ${JSON.stringify(r.expected)} got ${JSON.stringify(r.got ?? null)}`);
+    if (d.lines && d.lines.matched < d.lines.expected)
+      failures.push(`${d.file} lineItems: matched ${d.lines.matched}/${d.lines.expected} (extracted ${d.lines.extracted})`);
   }
   return {
     documents: docs.length,

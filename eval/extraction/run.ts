@@ -54,7 +54,10 @@ export const KEY_FIELDS: Record<DocumentKind, readonly HeaderField[]> = {
   receipt: ['vendorName', 'invoiceDate', 'total'],
 };
 /** Receipts carry no invoice number or due date in our output: not scored. */
-const SCORED: Record<DocumentKind, readonly HeaderField[]> = { invoice: HEADER_FIELDS, receipt: HEADER_FIELDS.filter((f) => f !== 'invoiceNumber' && f !== 'dueDate') };
+const SCORED: Record<DocumentKind, readonly HeaderField[]> = {
+  invoice: HEADER_FIELDS,
+  receipt: HEADER_FIELDS.filter((f) => f !== 'invoiceNumber' && f !== 'dueDate'),
+};
 
 interface Got {
   values: Partial<Record<HeaderField, unknown>>;
@@ -68,7 +71,12 @@ function understand(kind: DocumentKind, pages: PageText[], read?: ReadResult): G
   if (kind === 'invoice') {
     const [first] = read ? deliverInvoices(read).invoices : extractInvoiceFields(pages);
     if (!first) return { values: {}, confidences: {}, lineItems: [], confidence: null };
-    return { values: first as unknown as Record<HeaderField, unknown>, confidences: first.fieldConfidences, lineItems: first.lineItems, confidence: first.confidence };
+    return {
+      values: first as unknown as Record<HeaderField, unknown>,
+      confidences: first.fieldConfidences,
+      lineItems: first.lineItems,
+      confidence: first.confidence,
+    };
   }
   const r = extractReceiptFields(pages);
   const { merchantName, receiptDate, ...rest } = r.fieldConfidences;

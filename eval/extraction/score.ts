@@ -16,7 +16,14 @@ export interface ExpectedLine {
 export type Expected = Partial<Record<HeaderField, string | number | null>> & { lineItems?: ExpectedLine[] };
 
 // ß is written SS in capitals ("GROSSHANDEL" is "Großhandel"), so case-blind comparison folds it.
-export const normName = (s: string) => s.replace(/ß/g, 'ss').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+export const normName = (s: string) =>
+  s
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 const tokens = (s: string) => new Set(normName(s).split(' ').filter(Boolean));
 const sameAmount = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
@@ -45,7 +52,15 @@ export interface LineScore {
  */
 export function scoreLines(expected: ExpectedLine[], got: ExtractedLineItem[]): LineScore {
   const free = [...got];
-  const s: LineScore = { expected: expected.length, extracted: got.length, matched: 0, quantityRight: 0, quantityLabelled: 0, unitPriceRight: 0, unitPriceLabelled: 0 };
+  const s: LineScore = {
+    expected: expected.length,
+    extracted: got.length,
+    matched: 0,
+    quantityRight: 0,
+    quantityLabelled: 0,
+    unitPriceRight: 0,
+    unitPriceLabelled: 0,
+  };
   for (const e of expected) {
     const et = tokens(e.description);
     const k = free.findIndex((g) => {

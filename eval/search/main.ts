@@ -116,8 +116,7 @@ function parseArgs(argv: string[]): Args {
 }
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
-const describe = (obj: object) =>
-  JSON.stringify(obj, (_k, v: unknown) => (v instanceof Error ? `${v.name}: ${v.message}` : v));
+const describe = (obj: object) => JSON.stringify(obj, (_k, v: unknown) => (v instanceof Error ? `${v.name}: ${v.message}` : v));
 const log = {
   info: (obj: object, msg?: string) => progress(`${msg} ${describe(obj)}`),
   warn: (obj: object, msg?: string) => progress(`WARN ${msg} ${describe(obj)}`),
@@ -169,7 +168,10 @@ async function sizes(database: Database) {
 }
 
 async function indexedRows(database: Database): Promise<number> {
-  const row = await database.db.selectFrom('searchDocuments').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await database.db
+    .selectFrom('searchDocuments')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -196,7 +198,14 @@ async function evaluateStage(
   const agreement: number[] = [];
   for (const j of judgements) {
     const { results } = await services.search.search(principal, { query: j.q, limit: K });
-    queries.push(scoreQuery(j.q, j.relevant, results.map((r) => ({ target: targetOf(r.type, r.id), similarity: r.similarity })), K));
+    queries.push(
+      scoreQuery(
+        j.q,
+        j.relevant,
+        results.map((r) => ({ target: targetOf(r.type, r.id), similarity: r.similarity })),
+        K,
+      ),
+    );
     // How much of the exact top 10 the HNSW search returned (approximate-search recall).
     const exact = await exactTopIds(database, services.search.embedderId, (await embed(j.q))[0]!, K);
     agreement.push(exact.length ? exact.filter((id) => results.some((r) => r.id === id)).length / exact.length : 1);
@@ -256,11 +265,15 @@ function stageTable(title: string, s: StageReport): string {
       `  ${q.q.padEnd(34)} ${String(q.firstRelevantRank ?? '-').padStart(4)} ${`${q.foundRelevant}/${q.relevant.length}`.padStart(9)} ${String(q.topSimilarity ?? '-').padStart(5)} ${String(q.firstRelevantSimilarity ?? '-').padStart(7)}  ${c.dataset}/${c.vendor}/${c.synthetic}`,
     );
   }
-  lines.push('  (rank: of the first relevant file, - when none in the top 10; sim@1 / sim@rel: similarity 0–100 of the top result / of that first relevant one)');
+  lines.push(
+    '  (rank: of the first relevant file, - when none in the top 10; sim@1 / sim@rel: similarity 0–100 of the top result / of that first relevant one)',
+  );
   lines.push(`  MRR@10 ${s.mrr.toFixed(3)}   mean recall@10 ${s.meanRecall.toFixed(3)}   (${s.queries.length} queries)`);
   lines.push(`  approximate vs exact search: ${(s.annAgreement * 100).toFixed(1)}% of the exact top ${K} returned`);
   const l = s.latencyMs;
-  lines.push(`  search latency (embedding + SQL), ${l.samples} runs: p50 ${l.p50} ms  p95 ${l.p95} ms  max ${l.max} ms;  embedding alone p50 ${l.embedP50} ms  p95 ${l.embedP95} ms`);
+  lines.push(
+    `  search latency (embedding + SQL), ${l.samples} runs: p50 ${l.p50} ms  p95 ${l.p95} ms  max ${l.max} ms;  embedding alone p50 ${l.embedP50} ms  p95 ${l.embedP95} ms`,
+  );
   lines.push(`  PGlite: database ${mb(s.sizes.databaseBytes)}, search_documents ${mb(s.sizes.searchTableBytes)} (HNSW index ${mb(s.sizes.hnswIndexBytes)})`);
   return lines.join('\n');
 }
@@ -277,7 +290,13 @@ async function main(argv: string[]): Promise<void> {
   let composed: Composed | undefined;
   try {
     await migrateToLatest(database.db);
-    const reader = args.pages ? await createCachedPagesReader(args.dir, args.pages, manifest.map((e) => e.file)) : createDocumentReader();
+    const reader = args.pages
+      ? await createCachedPagesReader(
+          args.dir,
+          args.pages,
+          manifest.map((e) => e.file),
+        )
+      : createDocumentReader();
     // The same composition root as the server, on a fresh in-memory database and a temporary blob directory.
     composed = await compose({ config, database, log, embedder: 'open', reader, blobs: createLocalBlobStore(blobDir) });
     const { services, embedder: opened } = composed;
@@ -308,7 +327,9 @@ async function main(argv: string[]): Promise<void> {
         const batch = docs.slice(i, i + SYNTHETIC_BATCH);
         await services.search.indexDocuments(batch);
         for (const d of batch) synthetic.add(d.entityId);
-        progress(`indexed ${Math.min(i + SYNTHETIC_BATCH, docs.length)}/${docs.length} synthetic documents (${Math.round((performance.now() - started) / 1000)} s)`);
+        progress(
+          `indexed ${Math.min(i + SYNTHETIC_BATCH, docs.length)}/${docs.length} synthetic documents (${Math.round((performance.now() - started) / 1000)} s)`,
+        );
       }
       const buildMs = performance.now() - started;
       progress(`measuring relevance and latency with ${args.synthetic} synthetic documents…`);

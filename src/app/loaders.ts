@@ -35,8 +35,7 @@ export function loaders(ctx: RequestContext): Loaders {
     // looked up only among the caller's own tenants (fetched once per request).
     const key = (id: string) => `${partnerId}:${id}`;
     let tenantIds: Promise<string[]> | undefined;
-    const ownTenants = () =>
-      (tenantIds ??= ctx.services.tenants.listForPartner(ctx.principal).then((ts) => ts.map((t) => t.id)));
+    const ownTenants = () => (tenantIds ??= ctx.services.tenants.listForPartner(ctx.principal).then((ts) => ts.map((t) => t.id)));
     l = {
       storesByTenant: new DataLoader((ids) => ctx.services.tenants.storesOfTenants(ids), { cacheKeyFn: key }),
       tenant: new DataLoader((ids) => ctx.services.tenants.byIds(ctx.principal, ids), { cacheKeyFn: key }),

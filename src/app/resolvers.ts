@@ -22,4 +22,21 @@ import type { Resolvers } from './generated/resolvers.ts';
 const platformResolvers: Resolvers[] = [scalarResolvers, systemResolvers];
 
 /** All resolver maps; @graphql-tools/schema merges them with the SDL in schema/. */
-export const resolvers = [...platformResolvers, viewerResolvers, vendorResolvers, invoiceResolvers, receiptResolvers, searchResolvers, eventResolvers, webhookResolvers, storeResolvers, tenantResolvers, inventoryResolvers, schedulingResolvers, usageResolvers, adapterResolvers, brandingResolvers, spendResolvers];
+export const resolvers = [
+  ...platformResolvers,
+  viewerResolvers,
+  vendorResolvers,
+  invoiceResolvers,
+  receiptResolvers,
+  searchResolvers,
+  eventResolvers,
+  webhookResolvers,
+  storeResolvers,
+  tenantResolvers,
+  inventoryResolvers,
+  schedulingResolvers,
+  usageResolvers,
+  adapterResolvers,
+  brandingResolvers,
+  spendResolvers,
+];

@@ -17,7 +17,11 @@ const OPENAPI_FILE = fileURLToPath(new URL('../../schema/openapi.yaml', import.m
 export function loadTypeDefs(): string[] {
   const moduleFiles = readdirSync(MODULES_DIR, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(path.join(MODULES_DIR, d.name)).filter((f) => f.endsWith('.graphql')).map((f) => path.join(MODULES_DIR, d.name, f)))
+    .flatMap((d) =>
+      readdirSync(path.join(MODULES_DIR, d.name))
+        .filter((f) => f.endsWith('.graphql'))
+        .map((f) => path.join(MODULES_DIR, d.name, f)),
+    )
     .sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
   return [COMMON_SDL, ...moduleFiles].map((f) => readFileSync(f, 'utf8'));
 }

@@ -33,10 +33,7 @@ export const MIN_SIMILARITY = 0.3;
 /** How much closer to the best category than to the runner-up; a vague text ("Item 4411") is near several. */
 export const MIN_MARGIN = 0.05;
 
-export type CategorizeLines = (
-  items: ReadonlyArray<{ description: string | null }>,
-  context: { vendorName?: string | null },
-) => Promise<CostCategory[]>;
+export type CategorizeLines = (items: ReadonlyArray<{ description: string | null }>, context: { vendorName?: string | null }) => Promise<CostCategory[]>;
 
 export function createCategorizer(embedder: Embedder | null): CategorizeLines {
   let categoryVectors: Promise<Array<[CostCategory, Float32Array]>> | undefined;

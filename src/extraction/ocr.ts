@@ -88,11 +88,7 @@ export async function prepareImage(input: Uint8Array | Buffer, opts: Partial<Pre
   const outH = Math.max(1, Math.round(height * scale));
 
   try {
-    let img = sharp(input, { failOn: 'none', limitInputPixels: 120_000_000 })
-      .rotate()
-      .flatten({ background: '#ffffff' })
-      .grayscale()
-      .toColourspace('b-w');
+    let img = sharp(input, { failOn: 'none', limitInputPixels: 120_000_000 }).rotate().flatten({ background: '#ffffff' }).grayscale().toColourspace('b-w');
     if (scale !== 1) img = img.resize(outW, outH, { kernel: scale > 1 ? 'cubic' : 'lanczos3', fit: 'fill' });
     if (o.flattenBackground) {
       const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });

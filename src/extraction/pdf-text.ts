@@ -143,7 +143,12 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
   }
 
   /** Render a page over white at `dpi` (long side capped at `maxSide` px) and hand the canvas to `use`; null without a canvas. */
-  async function draw<T>(page: PDFPageProxy, dpi: number, maxSide: number, use: (canvas: any, context: any, w: number, h: number, scale: number) => Promise<T>): Promise<T | null> {
+  async function draw<T>(
+    page: PDFPageProxy,
+    dpi: number,
+    maxSide: number,
+    use: (canvas: any, context: any, w: number, h: number, scale: number) => Promise<T>,
+  ): Promise<T | null> {
     if (!canRasterisePdf()) {
       page.cleanup();
       return null;
@@ -155,7 +160,8 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
     const viewport = page.getViewport({ scale });
     const w = Math.max(1, Math.ceil(viewport.width));
     const h = Math.max(1, Math.ceil(viewport.height));
-    const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: any; context: any }; destroy(c: unknown): void } }).canvasFactory;
+    const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: any; context: any }; destroy(c: unknown): void } })
+      .canvasFactory;
     const cc = factory.create(w, h);
     try {
       cc.context.fillStyle = '#ffffff';

@@ -152,7 +152,7 @@ const range = (from: number, to: number): number[] => Array.from({ length: Math.
 /** [3, 5, 6, 7] → "pages 3, 5–7 were"; [4] → "page 4 was". */
 function pagesWere(pages: number[]): string {
   const runs: string[] = [];
-  for (let i = 0; i < pages.length; ) {
+  for (let i = 0; i < pages.length;) {
     let j = i;
     while (j + 1 < pages.length && pages[j + 1] === pages[j]! + 1) j++;
     runs.push(j > i ? `${pages[i]}–${pages[j]}` : `${pages[i]}`);

@@ -141,8 +141,7 @@ const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 function serialiseError(id: number, err: unknown): WorkerResponse & { ok: false } {
   const e = err as Error | undefined;
-  const kind =
-    err instanceof UnreadableDocumentError ? 'unreadable' : err instanceof UnsupportedFileError ? 'unsupported' : 'error';
+  const kind = err instanceof UnreadableDocumentError ? 'unreadable' : err instanceof UnsupportedFileError ? 'unsupported' : 'error';
   return { id, ok: false, kind, message: e?.message ?? String(err) };
 }
 

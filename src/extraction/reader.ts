@@ -67,7 +67,12 @@ export function createDocumentReader(options: DocumentReaderOptions = {}): Docum
       const started = performance.now();
       const outcome = await pool.run(input, readOptions);
       options.onRead?.({
-        documentKind: kind, fileType, seconds: (performance.now() - started) / 1000, pages: outcome.pages, einvoice: outcome.einvoice !== null, ocrEngine: pool.ocrEngine,
+        documentKind: kind,
+        fileType,
+        seconds: (performance.now() - started) / 1000,
+        pages: outcome.pages,
+        einvoice: outcome.einvoice !== null,
+        ocrEngine: pool.ocrEngine,
       });
       return { fileType, ...outcome };
     },

@@ -84,7 +84,13 @@ function attachShifted(lines: Line[]): Line[] {
 
 const hosts = (h: Line, r: Run): boolean =>
   r.size < 0.85 * h.size &&
-  h.runs.some((o) => r.size < 0.85 * o.size && top(r) >= top(o) - 0.15 * o.size && bottom(r) <= bottom(o) + 0.15 * o.size && Math.max(r.u0 - o.u1, o.u0 - r.u1) <= 0.3 * o.size);
+  h.runs.some(
+    (o) =>
+      r.size < 0.85 * o.size &&
+      top(r) >= top(o) - 0.15 * o.size &&
+      bottom(r) <= bottom(o) + 0.15 * o.size &&
+      Math.max(r.u0 - o.u1, o.u0 - r.u1) <= 0.3 * o.size,
+  );
 
 /** Drops a run drawn again over itself (shadow, faux bold): same text, same place. */
 function dropOverprints(runs: Run[]): Run[] {
@@ -137,7 +143,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
  */
 function joinLetterSpaced(words: Piece[]): Piece[] {
   const out: Piece[] = [];
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     let j = i;
     const size = words[i]!.runs[0]!.size;
     const single = (w: Piece) => w.runs.length === 1 && w.runs[0]!.singles && [...w.text].length === 1 && Math.abs(w.runs[0]!.size - size) <= 0.1 * size;

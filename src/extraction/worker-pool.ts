@@ -14,50 +14,15 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { FairQueue } from './fair-queue.ts';
-import type { PreprocessOptions } from './ocr.ts';
 import type { OcrEngineName, OcrSettings, OcrStatus } from './ocr-engine.ts';
 import { DEFAULT_READ_LIMITS, DocumentProgress } from './read-slices.ts';
 import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
-import type { FileType } from './types.ts';
 import { startWorker } from './worker-thread.ts';
 import { siblingModule } from '../platform/lib/module-file.ts';
+import type { ReadJobInput, ReadPoolOptions, RunOptions } from './worker-pool-options.ts';
 
-export interface ReadPoolOptions {
-  /** Number of worker threads; default os.availableParallelism() (min 1). */
-  size?: number;
-  /** Hard time limit of one slice in ms (the job fails and its worker is replaced); default 55 000. */
-  timeoutMs?: number;
-  /** Page, OCR and time budgets per document; default DEFAULT_READ_LIMITS. */
-  limits?: Partial<ReadLimits>;
-  /** Work per slice before a document yields its worker; default SLICE_MS. */
-  sliceMs?: number;
-  /** Start all workers (and their OCR engines) now instead of on first use. */
-  warm?: boolean;
-  /** Override the worker entry (tests). */
-  workerUrl?: URL;
-  /** The OCR engine the workers run (OCR_ENGINE; PP-OCR by default, tesseract.js as its fallback). */
-  ocr?: OcrSettings;
-  /** Called when a worker has loaded its OCR engine (the first report, and any that differs from it). */
-  onOcrStatus?: (status: OcrStatus) => void;
-}
-
-export interface ReadJobInput {
-  bytes: Uint8Array;
-  fileType: FileType;
-  preprocess?: Partial<PreprocessOptions>;
-  /** Read the e-invoice the document carries (invoices). */
-  einvoice?: boolean;
-}
-
-export interface RunOptions {
-  /** Give the pool `bytes`' underlying ArrayBuffer instead of a copy: the caller's buffer is detached. */
-  transfer?: boolean;
-  /** Hard time limit of one slice (default: the pool's). */
-  timeoutMs?: number;
-  /** Whose document this is (a tenant id): documents are interleaved fairly across lanes. Default: one shared lane. */
-  lane?: string;
-}
+export type { ReadJobInput, ReadPoolOptions, RunOptions };
 
 /** Under the 60 s at which clients commonly give up; only a hung worker gets near it (a slice is a page or ~SLICE_MS). */
 const DEFAULT_SLICE_TIMEOUT_MS = 55_000;
@@ -224,7 +189,10 @@ export class ReadPool {
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => {
-      this.fail(slot, new UnreadableDocumentError(`reading the document stalled: one step took longer than ${Math.round(job.timeoutMs / 1000)} s and it was stopped`));
+      this.fail(
+        slot,
+        new UnreadableDocumentError(`reading the document stalled: one step took longer than ${Math.round(job.timeoutMs / 1000)} s and it was stopped`),
+      );
     }, job.timeoutMs);
     try {
       slot.worker.postMessage(this.request(slot, job));
@@ -270,7 +238,15 @@ export class ReadPool {
     if ('type' in res) return this.onOcrLoaded(res.status, res.error);
     if (!slot.job || slot.job.id !== res.id) return;
     const job = this.finish(slot)!;
-    if (!res.ok) this.settle(job, res.kind === 'unreadable' ? new UnreadableDocumentError(res.message) : res.kind === 'unsupported' ? new UnsupportedFileError(res.message) : new Error(res.message));
+    if (!res.ok)
+      this.settle(
+        job,
+        res.kind === 'unreadable'
+          ? new UnreadableDocumentError(res.message)
+          : res.kind === 'unsupported'
+            ? new UnsupportedFileError(res.message)
+            : new Error(res.message),
+      );
     else {
       const progress = job.progress!;
       progress.absorb(res.result);

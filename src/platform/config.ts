@@ -34,8 +34,14 @@ const Env = z.object({
   RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
   // Extraction provider (src/extraction/extractor.ts): offline engine, or Google Document AI's Invoice/Expense parsers.
   EXTRACTOR: z.enum(['local', 'documentai']).default('local'),
-  DOCUMENTAI_PROJECT: z.string().regex(/^[a-z0-9][a-z0-9.:-]*$/, 'must be a Google Cloud project id').optional(),
-  DOCUMENTAI_LOCATION: z.string().regex(/^[a-z0-9-]+$/, 'must be a Document AI location such as us or eu').default('us'),
+  DOCUMENTAI_PROJECT: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.:-]*$/, 'must be a Google Cloud project id')
+    .optional(),
+  DOCUMENTAI_LOCATION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be a Document AI location such as us or eu')
+    .default('us'),
   DOCUMENTAI_INVOICE_PROCESSOR: z.string().regex(PROCESSOR, 'must be a processor id or projects/…/processors/… name').optional(),
   DOCUMENTAI_EXPENSE_PROCESSOR: z.string().regex(PROCESSOR, 'must be a processor id or projects/…/processors/… name').optional(),
   DOCUMENTAI_API_ENDPOINT: z.string().min(1).optional(),
@@ -50,7 +56,10 @@ const Env = z.object({
   OCR_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   // The adapter's s3:// sources (src/adapter/object-storage.ts); credentials: these, else the AWS SDK's default chain.
   S3_ENDPOINT: z.string().url().optional(),
-  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be an AWS region such as us-east-1').default('us-east-1'),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be an AWS region such as us-east-1')
+    .default('us-east-1'),
   S3_FORCE_PATH_STYLE: z.enum(['0', '1']).default('0'),
   AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
   AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
@@ -151,9 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     nodeEnv: e.NODE_ENV,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    gcs: e.GCS_BUCKET
-      ? { bucket: e.GCS_BUCKET, apiEndpoint: e.GCS_API_ENDPOINT, projectId: e.GCS_PROJECT_ID }
-      : undefined,
+    gcs: e.GCS_BUCKET ? { bucket: e.GCS_BUCKET, apiEndpoint: e.GCS_API_ENDPOINT, projectId: e.GCS_PROJECT_ID } : undefined,
     embedder:
       e.EMBEDDER === 'openai'
         ? { kind: 'openai', baseUrl: e.EMBEDDINGS_URL!, model: e.EMBEDDINGS_MODEL!, apiKey: e.EMBEDDINGS_API_KEY, dimensions: e.EMBEDDINGS_DIMENSIONS }
@@ -193,7 +200,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         forcePathStyle: e.S3_FORCE_PATH_STYLE === '1',
         credentials:
           e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
-            ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY, ...(e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}) }
+            ? {
+                accessKeyId: e.AWS_ACCESS_KEY_ID,
+                secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+                ...(e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}),
+              }
             : undefined,
       },
       gcs: { apiEndpoint: e.GCS_API_ENDPOINT, projectId: e.GCS_PROJECT_ID },

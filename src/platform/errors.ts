@@ -26,7 +26,10 @@ export class AppError extends Error {
 
 export class InvalidInput extends AppError {
   /** `fields` names each offending input field with its problem, e.g. `{ limit: 'must be at most 200' }`. */
-  constructor(message: string, readonly fields: Record<string, string> = {}) {
+  constructor(
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
     super('BAD_USER_INPUT', message, { fields });
   }
   static field(field: string, problem: string): InvalidInput {
@@ -65,7 +68,10 @@ export class PayloadTooLarge extends AppError {
 }
 
 export class RateLimited extends AppError {
-  constructor(readonly retryAfter: number, message = 'rate limit exceeded') {
+  constructor(
+    readonly retryAfter: number,
+    message = 'rate limit exceeded',
+  ) {
     super('RATE_LIMITED', message, { retryAfter });
   }
 

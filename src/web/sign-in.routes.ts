@@ -14,8 +14,7 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
   root.register(async (app) => {
     acceptForms(app, 65_536); // the onboarding page's form (SAML metadata included)
 
-    const refused = (err: LinkRefused) =>
-      simplePage('Sign-in link refused', `<h1>This link cannot be used</h1><p>${esc(err.message)}</p>`);
+    const refused = (err: LinkRefused) => simplePage('Sign-in link refused', `<h1>This link cannot be used</h1><p>${esc(err.message)}</p>`);
 
     app.get<{ Querystring: { token?: string } }>('/embed/session', async (request, reply) => {
       const token = typeof request.query.token === 'string' ? request.query.token : '';
@@ -25,7 +24,10 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
         return reply.code(303).header('set-cookie', sessionCookie(opened.sessionToken, opened.maxAgeSeconds)).header('location', `/app/${opened.page}`).send();
       } catch (err) {
         if (!(err instanceof LinkRefused)) throw err;
-        return reply.code(err.reason === 'unknown' ? 404 : 410).type('text/html; charset=utf-8').send(refused(err));
+        return reply
+          .code(err.reason === 'unknown' ? 404 : 410)
+          .type('text/html; charset=utf-8')
+          .send(refused(err));
       }
     });
 

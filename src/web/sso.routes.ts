@@ -18,7 +18,10 @@ export function mountSsoRoutes(root: FastifyInstance, deps: { sso: SsoService; p
 
     const refused = (reply: FastifyReply, err: SsoSignInError) => {
       deps.log.warn({ reason: err.reason, cause: err.cause }, 'single sign-on refused');
-      return reply.code(401).type('text/html; charset=utf-8').send(simplePage('Sign-in failed', `<h1>Sign-in failed</h1><p>${esc(err.message)}</p>`));
+      return reply
+        .code(401)
+        .type('text/html; charset=utf-8')
+        .send(simplePage('Sign-in failed', `<h1>Sign-in failed</h1><p>${esc(err.message)}</p>`));
     };
     const signedIn = (reply: FastifyReply, session: { sessionToken: string; maxAgeSeconds: number }) =>
       reply.code(303).header('set-cookie', sessionCookie(session.sessionToken, session.maxAgeSeconds)).header('location', '/app/dashboard').send();
@@ -27,7 +30,11 @@ export function mountSsoRoutes(root: FastifyInstance, deps: { sso: SsoService; p
     app.get<{ Params: Params }>('/sso/:tenantId/start', async (request, reply) => {
       if (!isUuid(request.params.tenantId)) return notFound(reply);
       try {
-        return reply.code(302).header('cache-control', 'no-store').header('location', await deps.sso.start(request.params.tenantId)).send();
+        return reply
+          .code(302)
+          .header('cache-control', 'no-store')
+          .header('location', await deps.sso.start(request.params.tenantId))
+          .send();
       } catch (err) {
         if (err instanceof SsoSignInError) return refused(reply, err);
         throw err;

@@ -173,10 +173,16 @@ describe('seedDemo', () => {
 
     expect(weekly.length).toBeGreaterThanOrEqual(5);
     for (const field of ['scheduledHours', 'actualHours', 'overtimeHours', 'laborCost', 'netSales'] as const) {
-      near(total(weekly, (w: Record<string, number>) => w[field]!), summary[field]);
+      near(
+        total(weekly, (w: Record<string, number>) => w[field]!),
+        summary[field],
+      );
     }
     for (const field of ['scheduledHours', 'actualHours', 'overtimeHours', 'laborCost'] as const) {
-      near(total(employees, (e: Record<string, number>) => e[field]!), summary[field]);
+      near(
+        total(employees, (e: Record<string, number>) => e[field]!),
+        summary[field],
+      );
     }
     // Three stores sell about $65k in a whole week.
     for (const w of weekly.filter((w: { partial: boolean }) => !w.partial)) expect(w.netSales).toBeGreaterThan(40_000);
@@ -186,7 +192,10 @@ describe('seedDemo', () => {
     const tenant = await report();
     const stores = await Promise.all(demo.stores.map((s) => report(`&storeId=${s.id}`)));
     for (const field of ['scheduledHours', 'actualHours', 'overtimeHours', 'laborCost', 'netSales'] as const) {
-      near(total(stores, (r) => r.summary[field]), tenant.summary[field]);
+      near(
+        total(stores, (r) => r.summary[field]),
+        tenant.summary[field],
+      );
     }
     for (const r of stores) {
       expect(r.summary.netSales).toBeGreaterThan(0);
@@ -196,7 +205,13 @@ describe('seedDemo', () => {
     const whole = tenant.weekly.filter((w: { partial: boolean }) => !w.partial);
     expect(whole.length).toBeGreaterThanOrEqual(3);
     for (const w of whole) {
-      near(total(schedules.filter((s) => s.weekStart === w.weekStart), (s) => s.totalHours), w.scheduledHours);
+      near(
+        total(
+          schedules.filter((s) => s.weekStart === w.weekStart),
+          (s) => s.totalHours,
+        ),
+        w.scheduledHours,
+      );
     }
   });
 
@@ -210,12 +225,20 @@ describe('seedDemo', () => {
       expect(avg(5)).toBeGreaterThan(avg(weekday));
       expect(avg(6)).toBeGreaterThan(avg(weekday));
     }
-    const { rows: last } = await sql<{ max: string }>`select max(business_date)::text as max from pos_daily_sales where tenant_id = ${demo.tenantId}`.execute(t.database.db);
+    const { rows: last } = await sql<{ max: string }>`select max(business_date)::text as max from pos_daily_sales where tenant_id = ${demo.tenantId}`.execute(
+      t.database.db,
+    );
     expect(last[0]!.max).toBe(addDays(demo.endDate, -1));
   });
 
   test('inventory: ~30 items in cost categories with pack sizes, counted at every store, some in cases; positive value', async () => {
-    const items = (await get('/inventory/items')).body.data.items as Array<{ category: string; unit: string; packSizes: unknown[]; defaultCost: number; parLevel: number }>;
+    const items = (await get('/inventory/items')).body.data.items as Array<{
+      category: string;
+      unit: string;
+      packSizes: unknown[];
+      defaultCost: number;
+      parLevel: number;
+    }>;
     expect(items.length).toBeGreaterThanOrEqual(30);
     expect(new Set(items.map((i) => i.category)).size).toBeGreaterThanOrEqual(8);
     expect(['each', 'lb', 'gal', 'qt', 'bottle'].every((u) => items.some((i) => i.unit === u))).toBe(true);
@@ -231,7 +254,12 @@ describe('seedDemo', () => {
       const s = await get(`/inventory/summary?storeId=${store.id}`);
       expect(s.body.data.totalInventoryValue).toBeGreaterThan(0);
       perStore += s.body.data.totalInventoryValue;
-      const counts = (await get(`/inventory/counts/${store.id}`)).body.data.counts as Array<{ quantity: number; unit: string; baseQuantity: number; item: { unit: string; packSizes: Array<{ unit: string; quantity: number }> } }>;
+      const counts = (await get(`/inventory/counts/${store.id}`)).body.data.counts as Array<{
+        quantity: number;
+        unit: string;
+        baseQuantity: number;
+        item: { unit: string; packSizes: Array<{ unit: string; quantity: number }> };
+      }>;
       expect(counts.length).toBeGreaterThanOrEqual(30);
       const inPacks = counts.filter((c) => c.unit !== c.item.unit);
       expect(inPacks.length).toBeGreaterThan(0);

@@ -37,7 +37,10 @@ let connections = 0;
 const isLoopback = (host: string) => /^(127\.|::1$|::ffff:127\.|localhost$)/.test(host);
 const connect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
-  const options = (typeof args[0] === 'object' && args[0] !== null ? args[0] : { host: typeof args[1] === 'string' ? args[1] : 'localhost' }) as { host?: string; path?: string };
+  const options = (typeof args[0] === 'object' && args[0] !== null ? args[0] : { host: typeof args[1] === 'string' ? args[1] : 'localhost' }) as {
+    host?: string;
+    path?: string;
+  };
   connections++;
   if (!options.path && !isLoopback(String(options.host ?? 'localhost'))) offLoopback.push(String(options.host));
   this.once('lookup', (err: Error | null, address: string) => {
@@ -149,7 +152,16 @@ const ERP_SPEC = {
   currency: { path: 'currency', default: 'USD' },
   origin: { const: 'partner-api' },
   skus: 'lineItems[].sku',
-  lines: { path: 'lineItems', each: { text: 'description', qty: 'quantity', unit_price: { path: 'unitPrice', as: 'string' }, amount_cents: { path: 'total', as: 'cents' }, category: 'costCategory' } },
+  lines: {
+    path: 'lineItems',
+    each: {
+      text: 'description',
+      qty: 'quantity',
+      unit_price: { path: 'unitPrice', as: 'string' },
+      amount_cents: { path: 'total', as: 'cents' },
+      category: 'costCategory',
+    },
+  },
 };
 
 const totals = invoiceTotals(produceInvoice);
@@ -234,7 +246,12 @@ describe('POST /api/v1/partner/extract: a pre-signed HTTPS URL, shaped by a prof
   });
 
   test('the same correlation_id and body again: the remembered result, not fetched, not charged', async () => {
-    const res = await extract(t, partner.apiKey, { profile: 'erp', correlation_id: 'order-1001', source_url: url('/bucket/inv.pdf'), document_type: 'invoice' });
+    const res = await extract(t, partner.apiKey, {
+      profile: 'erp',
+      correlation_id: 'order-1001',
+      source_url: url('/bucket/inv.pdf'),
+      document_type: 'invoice',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...first, cache_hit: true });
     expect(JSON.stringify(res.body.data)).toBe(JSON.stringify(first.data)); // byte for byte, field order included
@@ -246,7 +263,12 @@ describe('POST /api/v1/partner/extract: a pre-signed HTTPS URL, shaped by a prof
     const other = await extract(t, partner.apiKey, { source_url: url('/bucket/other.pdf'), correlation_id: 'order-1001', profile: 'erp' });
     expect(other.status).toBe(409);
     expect(other.body.error).toBe('correlation_id "order-1001" was already used for a different request (different source_url) in the last 24 hours');
-    const shaped = await extract(t, partner.apiKey, { source_url: url('/bucket/inv.pdf'), correlation_id: 'order-1001', profile: 'default', document_type: 'receipt' });
+    const shaped = await extract(t, partner.apiKey, {
+      source_url: url('/bucket/inv.pdf'),
+      correlation_id: 'order-1001',
+      profile: 'default',
+      document_type: 'receipt',
+    });
     expect(shaped.status).toBe(409);
     expect(shaped.body.error).toMatch(/\(different document_type, profile\)/);
     expect(hits.get('/bucket/other.pdf')).toBeUndefined();
@@ -258,7 +280,9 @@ describe('POST /api/v1/partner/extract: a pre-signed HTTPS URL, shaped by a prof
   });
 
   test('after 24 hours the id is new again: extracted and charged once more', async () => {
-    await sql`update adapter_requests set created_at = now() - interval '25 hours' where correlation_id = 'order-1001' and partner_id = ${partner.partnerId}`.execute(t.database.db);
+    await sql`update adapter_requests set created_at = now() - interval '25 hours' where correlation_id = 'order-1001' and partner_id = ${partner.partnerId}`.execute(
+      t.database.db,
+    );
     const res = await extract(t, partner.apiKey, { source_url: url('/bucket/inv.pdf'), correlation_id: 'order-1001', profile: 'erp' });
     expect(res.status).toBe(200);
     expect(res.body.cache_hit).toBe(false);
@@ -316,7 +340,15 @@ describe('profiles', () => {
       currency: 'USD',
     });
     expect(res.body.data.lineItems).toHaveLength(produceInvoice.lines.length);
-    expect(res.body.data.lineItems[0]).toEqual({ description: 'Romaine lettuce case', sku: 'GV-101', quantity: 4, unit: 'case', unitPrice: 32.5, total: 130, costCategory: 'food_cost' });
+    expect(res.body.data.lineItems[0]).toEqual({
+      description: 'Romaine lettuce case',
+      sku: 'GV-101',
+      quantity: 4,
+      unit: 'case',
+      unitPrice: 32.5,
+      total: 130,
+      costCategory: 'food_cost',
+    });
     expect(res.body.data.costCategories).toEqual([...new Set(res.body.data.lineItems.map((l: any) => l.costCategory))]);
     expect(res.body.data.extractionConfidence).toBeGreaterThan(50);
   });
@@ -324,7 +356,9 @@ describe('profiles', () => {
   test('the default profile applies when none is named; "default" names the built-in one; an unknown one is 404', async () => {
     const p = await t.createPartner();
     await saveProfile(p.apiKey, 'slim', { n: 'invoiceNumber' });
-    expect(await saveProfile(p.apiKey, 'erp-lite', { number: 'invoiceNumber', total: { path: 'total', as: 'string' } }, true)).toMatchObject({ isDefault: true });
+    expect(await saveProfile(p.apiKey, 'erp-lite', { number: 'invoiceNumber', total: { path: 'total', as: 'string' } }, true)).toMatchObject({
+      isDefault: true,
+    });
     const named = await extract(t, p.apiKey, { source_url: url('/bucket/plain.pdf') });
     expect(named.body).toMatchObject({ profile: 'erp-lite', data: { number: 'INV-20431', total: totals.total.toFixed(2) } });
     const builtIn = await extract(t, p.apiKey, { source_url: url('/bucket/plain.pdf'), profile: 'default' });
@@ -341,7 +375,11 @@ describe('profiles', () => {
       { name: 'slim', isDefault: true, spec: { n: 'invoiceNumber' } },
     ]);
     // Replacing a profile keeps its default flag unless told.
-    expect(await saveProfile(p.apiKey, 'slim', { invoice_no: 'invoiceNumber' })).toEqual({ name: 'slim', isDefault: true, spec: { invoice_no: 'invoiceNumber' } });
+    expect(await saveProfile(p.apiKey, 'slim', { invoice_no: 'invoiceNumber' })).toEqual({
+      name: 'slim',
+      isDefault: true,
+      spec: { invoice_no: 'invoiceNumber' },
+    });
     const del = await gql(t.base, p.apiKey, 'mutation { deleteShapeProfile(name: "slim") }');
     expect(del.body.data).toEqual({ deleteShapeProfile: true });
     const again = await gql(t.base, p.apiKey, 'mutation { deleteShapeProfile(name: "slim") }');
@@ -404,7 +442,9 @@ describe('sources that are refused or fail', () => {
 
     const privateHop = await extract(t, apiKey, { source_url: url('/redirect-private') });
     expect(privateHop.status).toBe(400);
-    expect(privateHop.body.error).toBe('source_url redirects to https://10.0.0.1/internal/secret.pdf, which is refused: it must point to a public address: 10.0.0.1 is a private address');
+    expect(privateHop.body.error).toBe(
+      'source_url redirects to https://10.0.0.1/internal/secret.pdf, which is refused: it must point to a public address: 10.0.0.1 is a private address',
+    );
     const metadata = await extract(t, apiKey, { source_url: url('/redirect-metadata') });
     expect(metadata.status).toBe(400);
     expect(metadata.body.error).toMatch(/^source_url redirects to http:\/\/169\.254\.169\.254\/latest\/meta-data\/, which is refused/);
@@ -480,7 +520,9 @@ describe('object storage URIs', () => {
     const get = s3Requests.find((r) => r.url.startsWith('/adapter-bucket/incoming/2026/inv%201.pdf'));
     expect(get).toBeDefined();
     expect(get!.method).toBe('GET');
-    expect(get!.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAADAPTERTEST\/\d{8}\/eu-west-1\/s3\/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=[0-9a-f]{64}$/);
+    expect(get!.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIAADAPTERTEST\/\d{8}\/eu-west-1\/s3\/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=[0-9a-f]{64}$/,
+    );
     expect((await usage(p.apiKey)).documents).toBe(1);
 
     const missing = await extract(t, p.apiKey, { source_uri: 's3://adapter-bucket/nope.pdf' });
@@ -509,7 +551,13 @@ describe('GraphQL adapterExtract', () => {
     const input = { sourceUrl: url('/bucket/graphql.pdf'), correlationId: 'gql-1', documentType: 'invoice' };
     const res = await gql(t.base, p.apiKey, q, { input });
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data!.adapterExtract).toMatchObject({ correlationId: 'gql-1', cacheHit: false, profile: 'default', data: { invoiceNumber: 'INV-20431' }, splitDocuments: [] });
+    expect(res.body.data!.adapterExtract).toMatchObject({
+      correlationId: 'gql-1',
+      cacheHit: false,
+      profile: 'default',
+      data: { invoiceNumber: 'INV-20431' },
+      splitDocuments: [],
+    });
     // The REST route with the same request finds it under the same correlation id.
     const rest = await extract(t, p.apiKey, { source_url: input.sourceUrl, correlation_id: 'gql-1' });
     expect(rest.body).toMatchObject({ correlation_id: 'gql-1', cache_hit: true });
@@ -540,7 +588,14 @@ describe('receipts', () => {
       cache_hit: false,
       profile: 'expenses',
       split_documents: [],
-      data: { merchant: 'BLUE HERON CAFE', date: '14.03.2024', amount: { cents: 1705, tax: '1.30' }, category: 'Meals', card: { type: 'credit', last4: '4417' }, vendor: 'n/a' },
+      data: {
+        merchant: 'BLUE HERON CAFE',
+        date: '14.03.2024',
+        amount: { cents: 1705, tax: '1.30' },
+        category: 'Meals',
+        card: { type: 'credit', last4: '4417' },
+        vendor: 'n/a',
+      },
     });
     expect(await usage(p.apiKey)).toMatchObject({ documents: 1, byChannel: [{ channel: 'adapter', documents: 1 }] });
   }, 60_000);

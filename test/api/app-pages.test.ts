@@ -19,7 +19,10 @@ async function data<T = any>(query: string, variables: Record<string, unknown> =
   return res.body.data!;
 }
 const errorOf = (query: string, variables: Record<string, unknown> = {}) =>
-  data(query, variables).then(() => null, (err: Error & { code: string }) => ({ code: err.code, message: err.message }));
+  data(query, variables).then(
+    () => null,
+    (err: Error & { code: string }) => ({ code: err.code, message: err.message }),
+  );
 
 async function upload(store: string, spec: InvoiceSpec): Promise<string> {
   const fd = new FormData();
@@ -48,13 +51,27 @@ async function page(cookie: string | undefined, path: string) {
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
-const invoice = (vendor: string, number: string, date: string, lines = produceInvoice.lines.slice(0, 2)): InvoiceSpec => ({ vendor, number, date, taxRate: 0.1, lines });
+const invoice = (vendor: string, number: string, date: string, lines = produceInvoice.lines.slice(0, 2)): InvoiceSpec => ({
+  vendor,
+  number,
+  date,
+  taxRate: 0.1,
+  lines,
+});
 
 beforeAll(async () => {
   t = await startTestApp({ now: () => clock });
   embed = await t.createPartner({ tier: 'embed', name: 'Acme Restaurant Software' });
-  tenantId = (await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: key(), json: { name: 'Harbor Street Bistro', email: 'owner@harbor.example', maxLocations: 2 } })).body.tenantId;
-  for (const [externalStoreId, name] of [['hb-1', 'Harbor Downtown'], ['hb-2', 'Harbor Airport']] as const) {
+  tenantId = (
+    await http(t.base, 'POST', '/api/v1/partner/tenants', {
+      headers: key(),
+      json: { name: 'Harbor Street Bistro', email: 'owner@harbor.example', maxLocations: 2 },
+    })
+  ).body.tenantId;
+  for (const [externalStoreId, name] of [
+    ['hb-1', 'Harbor Downtown'],
+    ['hb-2', 'Harbor Airport'],
+  ] as const) {
     const res = await http(t.base, 'POST', `/api/v1/partner/tenants/${tenantId}/stores`, { headers: key(), json: { externalStoreId, name } });
     stores[externalStoreId] = res.body.data.store.id;
   }
@@ -62,49 +79,93 @@ beforeAll(async () => {
   invoices.october = await upload('hb-1', invoice('Green Valley Produce Co.', 'INV-0', '2026-10-15'));
   invoices.airport = await upload('hb-2', invoice('Summit Restaurant Equipment LLC', 'SRE-1', '2026-11-09', equipmentInvoice.lines));
 
-  const item = await data(`mutation($t: UUID!) { createInventoryItem(tenantId: $t, input: { name: "Romaine lettuce", category: food_cost, unit: "case", defaultCost: 32.5, parLevel: 6 }) { id } }`, { t: tenantId });
-  for (const [store, quantity] of [['hb-1', 4], ['hb-2', 9]] as const) {
+  const item = await data(
+    `mutation($t: UUID!) { createInventoryItem(tenantId: $t, input: { name: "Romaine lettuce", category: food_cost, unit: "case", defaultCost: 32.5, parLevel: 6 }) { id } }`,
+    { t: tenantId },
+  );
+  for (const [store, quantity] of [
+    ['hb-1', 4],
+    ['hb-2', 9],
+  ] as const) {
     await data(`mutation($t: UUID!, $i: RecordInventoryCountInput!) { recordInventoryCount(tenantId: $t, input: $i) { id } }`, {
       t: tenantId,
       i: { storeId: stores[store], itemId: item.createInventoryItem.id, quantity, countedAt: '2026-11-19T08:00:00Z', countedBy: 'Ana' },
     });
   }
-  const employee = await data(`mutation($t: UUID!, $s: UUID!) { createEmployee(tenantId: $t, input: { storeId: $s, name: "Cara Diaz", position: "server", hourlyRate: 20 }) { id } }`, { t: tenantId, s: stores['hb-1'] });
-  const schedule = await data(`mutation($t: UUID!, $s: UUID!) { createSchedule(tenantId: $t, input: { storeId: $s, weekStart: "2026-11-15" }) { id } }`, { t: tenantId, s: stores['hb-1'] });
+  const employee = await data(
+    `mutation($t: UUID!, $s: UUID!) { createEmployee(tenantId: $t, input: { storeId: $s, name: "Cara Diaz", position: "server", hourlyRate: 20 }) { id } }`,
+    { t: tenantId, s: stores['hb-1'] },
+  );
+  const schedule = await data(`mutation($t: UUID!, $s: UUID!) { createSchedule(tenantId: $t, input: { storeId: $s, weekStart: "2026-11-15" }) { id } }`, {
+    t: tenantId,
+    s: stores['hb-1'],
+  });
   const e = employee.createEmployee.id;
-  await data(`mutation($id: UUID!, $e: UUID!) { addShift(scheduleId: $id, input: { employeeId: $e, startsAt: "2026-11-16T09:00:00Z", endsAt: "2026-11-16T17:00:00Z", breakMinutes: 30 }) { id } }`, { id: schedule.createSchedule.id, e });
+  await data(
+    `mutation($id: UUID!, $e: UUID!) { addShift(scheduleId: $id, input: { employeeId: $e, startsAt: "2026-11-16T09:00:00Z", endsAt: "2026-11-16T17:00:00Z", breakMinutes: 30 }) { id } }`,
+    { id: schedule.createSchedule.id, e },
+  );
   await data(`mutation($id: UUID!) { publishSchedule(id: $id) { status } }`, { id: schedule.createSchedule.id });
-  await data(`mutation($e: UUID!) { recordTimePunch(input: { employeeId: $e, clockIn: "2026-11-16T09:00:00Z", clockOut: "2026-11-16T17:30:00Z" }) { id } }`, { e });
+  await data(`mutation($e: UUID!) { recordTimePunch(input: { employeeId: $e, clockIn: "2026-11-16T09:00:00Z", clockOut: "2026-11-16T17:30:00Z" }) { id } }`, {
+    e,
+  });
 }, 120_000);
 afterAll(() => t?.close());
 
 describe('spendReport', () => {
   test('this month by default: line items per cost category, invoice totals per vendor; storeId and a range narrow it', async () => {
-    const { spendReport } = await data(`query($t: UUID) { spendReport(tenantId: $t) { startDate endDate total invoiceCount byCategory { category total } byVendor { vendorName total invoiceCount } } }`, { t: tenantId });
+    const { spendReport } = await data(
+      `query($t: UUID) { spendReport(tenantId: $t) { startDate endDate total invoiceCount byCategory { category total } byVendor { vendorName total invoiceCount } } }`,
+      { t: tenantId },
+    );
     expect(spendReport).toMatchObject({ startDate: '2026-11-01', endDate: '2026-11-20', invoiceCount: 2 });
     expect(spendReport.byVendor.map((v: { vendorName: string }) => v.vendorName)).toEqual(['Summit Restaurant Equipment LLC', 'Green Valley Produce Co.']);
     expect(spendReport.total).toBe(Math.round((1228 * 1.1 + 187.5 * 1.1) * 100) / 100);
     expect(spendReport.byCategory.reduce((s: number, c: { total: number }) => s + c.total, 0)).toBeCloseTo(1228 + 187.5, 2);
 
-    const october = await data(`query($t: UUID, $s: UUID) { spendReport(tenantId: $t, storeId: $s, startDate: "2026-10-01", endDate: "2026-10-31") { invoiceCount total } }`, { t: tenantId, s: stores['hb-1'] });
+    const october = await data(
+      `query($t: UUID, $s: UUID) { spendReport(tenantId: $t, storeId: $s, startDate: "2026-10-01", endDate: "2026-10-31") { invoiceCount total } }`,
+      { t: tenantId, s: stores['hb-1'] },
+    );
     expect(october.spendReport).toEqual({ invoiceCount: 1, total: 206.25 });
-    expect(await errorOf(`query($t: UUID) { spendReport(tenantId: $t, startDate: "2026-11-02", endDate: "2026-11-01") { total } }`, { t: tenantId })).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(
+      await errorOf(`query($t: UUID) { spendReport(tenantId: $t, startDate: "2026-11-02", endDate: "2026-11-01") { total } }`, { t: tenantId }),
+    ).toMatchObject({ code: 'BAD_USER_INPUT' });
   });
 });
 
 describe('branding', () => {
   test('defaults to the partner name and a neutral colour; validated; null restores a default; API keys only', async () => {
-    expect((await data('{ branding { displayName logoUrl primaryColor custom } }')).branding).toEqual({ displayName: 'Acme Restaurant Software', logoUrl: null, primaryColor: '#334e68', custom: false });
-    for (const input of [{ primaryColor: 'teal' }, { logoUrl: 'javascript:alert(1)' }, { logoUrl: 'http://cdn.example/logo.png' }, { logoUrl: 'data:text/html;base64,PGI+' }, { displayName: ' ' }]) {
-      expect(await errorOf('mutation($i: BrandingInput!) { setBranding(input: $i) { custom } }', { i: input }), JSON.stringify(input)).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect((await data('{ branding { displayName logoUrl primaryColor custom } }')).branding).toEqual({
+      displayName: 'Acme Restaurant Software',
+      logoUrl: null,
+      primaryColor: '#334e68',
+      custom: false,
+    });
+    for (const input of [
+      { primaryColor: 'teal' },
+      { logoUrl: 'javascript:alert(1)' },
+      { logoUrl: 'http://cdn.example/logo.png' },
+      { logoUrl: 'data:text/html;base64,PGI+' },
+      { displayName: ' ' },
+    ]) {
+      expect(await errorOf('mutation($i: BrandingInput!) { setBranding(input: $i) { custom } }', { i: input }), JSON.stringify(input)).toMatchObject({
+        code: 'BAD_USER_INPUT',
+      });
     }
-    const set = await data('mutation($i: BrandingInput!) { setBranding(input: $i) { displayName logoUrl primaryColor custom } }', { i: { displayName: 'Acme Back Office', logoUrl: 'https://cdn.acme.example/logo.png', primaryColor: '#AA3300' } });
+    const set = await data('mutation($i: BrandingInput!) { setBranding(input: $i) { displayName logoUrl primaryColor custom } }', {
+      i: { displayName: 'Acme Back Office', logoUrl: 'https://cdn.acme.example/logo.png', primaryColor: '#AA3300' },
+    });
     expect(set.setBranding).toEqual({ displayName: 'Acme Back Office', logoUrl: 'https://cdn.acme.example/logo.png', primaryColor: '#aa3300', custom: true });
     const kept = await data('mutation { setBranding(input: { primaryColor: null }) { displayName primaryColor } }');
     expect(kept.setBranding).toEqual({ displayName: 'Acme Back Office', primaryColor: '#334e68' });
 
     const cookie = await signIn('executive');
-    const res = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'mutation { setBranding(input: { displayName: "Mine" }) { displayName } }' }) });
+    const res = await fetch(`${t.base}/graphql`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'mutation { setBranding(input: { displayName: "Mine" }) { displayName } }' }),
+    });
     expect(((await res.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toBe('this operation needs an API key');
   });
 });
@@ -120,7 +181,9 @@ describe('/app pages', () => {
   });
 
   test('a store manager sees their store only, under the partner label, with a self-only CSP', async () => {
-    await data('mutation { setBranding(input: { displayName: "<b>Acme</b> & \\"Co\\"", primaryColor: "#0b7a75", logoUrl: "https://cdn.acme.example/logo.png" }) { custom } }');
+    await data(
+      'mutation { setBranding(input: { displayName: "<b>Acme</b> & \\"Co\\"", primaryColor: "#0b7a75", logoUrl: "https://cdn.acme.example/logo.png" }) { custom } }',
+    );
     const cookie = await signIn('store_manager');
     const dash = await page(cookie, '/app/dashboard');
     expect(dash.status).toBe(200);

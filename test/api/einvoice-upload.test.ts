@@ -60,7 +60,9 @@ describe('source over REST and GraphQL', () => {
     const { invoice } = await gqlData(t.base, partner.apiKey, INVOICE, { id: res.body.id });
     expect(invoice).toMatchObject({ source: 'e_invoice', total: totals.grandTotal, fieldConfidences: { total: 99 } });
     expect(invoice.notes).toContain('values come from the e-invoice factur-x.xml (CII, urn:cen.eu:en16931:2017)');
-    expect(invoice.notes).toContain(`the amount due is ${totals.due.toFixed(2)} (after prepayments or rounding); total is the invoice's grand total ${totals.grandTotal.toFixed(2)}`);
+    expect(invoice.notes).toContain(
+      `the amount due is ${totals.due.toFixed(2)} (after prepayments or rounding); total is the invoice's grand total ${totals.grandTotal.toFixed(2)}`,
+    );
 
     const processed = (await listEvents(t.database.db, partner.tenantId)).find((e) => e.type === 'invoice.processed' && e.subjectId === res.body.id);
     expect(processed?.payload).toMatchObject({ source: 'e-invoice', total: totals.grandTotal });
@@ -88,7 +90,9 @@ describe('source over REST and GraphQL', () => {
   });
 
   test('GraphQL uploadInvoice returns the source', async () => {
-    const res = await gqlUpload(t.base, partner.apiKey, 'mutation($f: Upload!) { uploadInvoice(file: $f) { invoice { source total } } }', { f: await einvoicePdf(spec) });
+    const res = await gqlUpload(t.base, partner.apiKey, 'mutation($f: Upload!) { uploadInvoice(file: $f) { invoice { source total } } }', {
+      f: await einvoicePdf(spec),
+    });
     expect(res.body.data?.uploadInvoice.invoice).toEqual({ source: 'e_invoice', total: totals.grandTotal });
   });
 });
@@ -97,7 +101,13 @@ describe('an e-invoice XML file as the upload (extension)', () => {
   test('v1: a UBL invoice is read as it is; the file is kept as XML', async () => {
     const res = await upload(ublXml(spec), 'invoice.xml');
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ source: 'e-invoice', status: 'processed', invoiceNumber: spec.number, total: totals.grandTotal, subtotal: totals.taxBasis });
+    expect(res.body).toMatchObject({
+      source: 'e-invoice',
+      status: 'processed',
+      invoiceNumber: spec.number,
+      total: totals.grandTotal,
+      subtotal: totals.taxBasis,
+    });
     expect(res.body.lineItems).toHaveLength(3);
     const doc = await t.database.db
       .selectFrom('documents')
@@ -110,10 +120,19 @@ describe('an e-invoice XML file as the upload (extension)', () => {
   });
 
   test('GraphQL uploadInvoice and the legacy extract-invoice take it too', async () => {
-    const g = await gqlUpload(t.base, partner.apiKey, 'mutation($f: Upload!) { uploadInvoice(file: $f) { invoice { source invoiceNumber } } }', { f: Buffer.from(ciiXml(spec)) }, { ext: 'xml' });
+    const g = await gqlUpload(
+      t.base,
+      partner.apiKey,
+      'mutation($f: Upload!) { uploadInvoice(file: $f) { invoice { source invoiceNumber } } }',
+      { f: Buffer.from(ciiXml(spec)) },
+      { ext: 'xml' },
+    );
     expect(g.body.data?.uploadInvoice.invoice).toEqual({ source: 'e_invoice', invoiceNumber: spec.number });
     const old = await t.createPartner({ tier: 'extraction', legacyPlan: 'professional' });
-    const legacy = await http(t.base, 'POST', '/api/partner/extract-invoice', { headers: { authorization: `Bearer ${old.apiKey}` }, body: form(ciiXml(spec), 'invoice.xml') });
+    const legacy = await http(t.base, 'POST', '/api/partner/extract-invoice', {
+      headers: { authorization: `Bearer ${old.apiKey}` },
+      body: form(ciiXml(spec), 'invoice.xml'),
+    });
     expect(legacy.status).toBe(200);
     expect(legacy.body).toMatchObject({ success: true, vendor: spec.seller, invoiceNumber: spec.number, total: totals.grandTotal });
     // The legacy shape is the contract's, word for word: no extra field.
@@ -121,10 +140,16 @@ describe('an e-invoice XML file as the upload (extension)', () => {
   });
 
   test('an XML file with a DOCTYPE (an XXE attempt) is recorded failed, naming why', async () => {
-    const xml = ciiXml(spec).replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>').replace(spec.seller, '&xxe;');
+    const xml = ciiXml(spec)
+      .replace('<?xml version="1.0" encoding="UTF-8"?>', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>')
+      .replace(spec.seller, '&xxe;');
     const res = await upload(xml, 'invoice.xml');
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'failed', source: null, error: 'the e-invoice XML could not be read: document type definitions (DOCTYPE) are not allowed' });
+    expect(res.body).toMatchObject({
+      status: 'failed',
+      source: null,
+      error: 'the e-invoice XML could not be read: document type definitions (DOCTYPE) are not allowed',
+    });
   });
 
   test('other XML is 400, naming what is accepted', async () => {
@@ -134,7 +159,10 @@ describe('an e-invoice XML file as the upload (extension)', () => {
   });
 
   test('receipts refuse it with a clear 400', async () => {
-    const res = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', { headers: { 'x-api-key': partner.apiKey }, body: form(ciiXml(spec), 'receipt.xml') });
+    const res = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', {
+      headers: { 'x-api-key': partner.apiKey },
+      body: form(ciiXml(spec), 'receipt.xml'),
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(
       'file unsupported file type for a receipt (it is an e-invoice XML file, CII): e-invoices are accepted as invoices only; a receipt must be a PDF, JPEG, PNG or WEBP file',

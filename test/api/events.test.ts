@@ -30,9 +30,15 @@ export function record(c: Client, query: string, variables: Record<string, unkno
   const got: Array<{ at: number; result: any }> = [];
   let subscribed!: () => void;
   const ready = new Promise<void>((r) => (subscribed = r));
-  const stop = c.subscribe({ query, variables }, { next: (result) => got.push({ at: Date.now(), result }), error: (e) => got.push({ at: Date.now(), result: { errors: [e] } }), complete: () => {} });
+  const stop = c.subscribe(
+    { query, variables },
+    { next: (result) => got.push({ at: Date.now(), result }), error: (e) => got.push({ at: Date.now(), result: { errors: [e] } }), complete: () => {} },
+  );
   // graphql-ws has no "subscribed" ack: a round trip on the same socket after the subscribe message orders them.
-  void c.iterate({ query: '{ viewer { name } }' }).next().then(() => subscribed());
+  void c
+    .iterate({ query: '{ viewer { name } }' })
+    .next()
+    .then(() => subscribed());
   return { got, ready, stop };
 }
 
@@ -61,7 +67,10 @@ test('an upload reaches its partner subscriber as invoice.created then invoice.p
   await waitFor(() => a.got.length >= 2 && vendors.got.length >= 1, 3000);
   expect(a.got.map((g) => g.result.data?.invoiceEvents.type)).toEqual(['invoice.created', 'invoice.processed']);
   const processed = a.got[1]!.result.data.invoiceEvents;
-  expect(processed).toMatchObject({ tenantId: mine.tenantId, invoice: { id: body.id, status: 'processed', vendorName: 'Summit Restaurant Equipment LLC', total: invoiceTotals(equipmentInvoice).total } });
+  expect(processed).toMatchObject({
+    tenantId: mine.tenantId,
+    invoice: { id: body.id, status: 'processed', vendorName: 'Summit Restaurant Equipment LLC', total: invoiceTotals(equipmentInvoice).total },
+  });
   expect(processed.invoice.lineItems).toHaveLength(2);
   expect(processed.data).toMatchObject({ id: body.id, status: 'processed', costCategories: body.costCategories });
   expect(a.got[1]!.at - at).toBeLessThan(1000);
@@ -72,7 +81,10 @@ test('an upload reaches its partner subscriber as invoice.created then invoice.p
 });
 
 test('subscribing is authorized: a missing scope, a foreign tenant and an unknown kind are errors', async () => {
-  const { apiKey: vendorsOnly } = await t.app.services.partners.createApiKey({ partnerId: (await t.app.services.authenticate(mine.apiKey)).partner.id, scopes: ['read'] });
+  const { apiKey: vendorsOnly } = await t.app.services.partners.createApiKey({
+    partnerId: (await t.app.services.authenticate(mine.apiKey)).partner.id,
+    scopes: ['read'],
+  });
   const denied = record(wsClient(t.base, vendorsOnly), INVOICE_EVENTS);
   const foreign = record(wsClient(t.base, mine.apiKey), 'subscription($t: UUID) { invoiceEvents(tenantId: $t) { type } }', { t: theirs.tenantId });
   const badKind = record(wsClient(t.base, mine.apiKey), INVOICE_EVENTS, { types: ['vendor.created'] });

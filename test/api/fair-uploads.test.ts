@@ -38,7 +38,9 @@ test('a one-page invoice is not held up by another partner’s two 2,000-blank-p
   const small = await upload(other.apiKey, invoice);
   const invoiceMs = performance.now() - t0 - sent;
   const done = await Promise.all(blanks);
-  console.log(`one-page invoice: ${Math.round(invoiceMs)} ms (${Math.round(aloneMs)} ms alone); blank PDFs: ${done.map((d) => Math.round(d.ms)).join(' and ')} ms`);
+  console.log(
+    `one-page invoice: ${Math.round(invoiceMs)} ms (${Math.round(aloneMs)} ms alone); blank PDFs: ${done.map((d) => Math.round(d.ms)).join(' and ')} ms`,
+  );
 
   expect(small.status).toBe(201);
   expect(small.body).toMatchObject({ invoiceNumber: equipmentInvoice.number, status: 'processed' });
@@ -49,8 +51,6 @@ test('a one-page invoice is not held up by another partner’s two 2,000-blank-p
   for (const { res } of done) {
     expect(res.status).toBe(201);
     expect(res.body.status).toBe('failed');
-    expect(res.body.error).toBe(
-      'no text could be read from the document (pages 51–2000 were not read (limit 50 pages per document); 50 blank pages skipped)',
-    );
+    expect(res.body.error).toBe('no text could be read from the document (pages 51–2000 were not read (limit 50 pages per document); 50 blank pages skipped)');
   }
 });

@@ -35,15 +35,37 @@ describe('/graphql refuses operations over the limits with 400 QUERY_TOO_COMPLEX
     ['the nested vendor query at depth 6', nestedVendorQuery(6), /depth limit of 10 exceeded/],
     ['depth 200', `{ viewer { ${'tenants { '.repeat(199)}id${' }'.repeat(199)} } }`, /depth limit/],
     // A thousand aliases are past the token limit before anything counts them.
-    ['1,000 aliases', `{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: invoices(first: 100) { nodes { id } }`).join(' ')} }`, /Token limit of 5000 exceeded/],
+    [
+      '1,000 aliases',
+      `{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: invoices(first: 100) { nodes { id } }`).join(' ')} }`,
+      /Token limit of 5000 exceeded/,
+    ],
     ['31 aliases', `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`, /Aliases limit of 30 exceeded, found 31/],
     ['one field selected 1,200 times (quadratic to merge)', `{ ${'viewer { name } '.repeat(1200)} }`, /selected too often/],
-    ['a few repeats at each of three levels', `{ ${Array(5).fill(`viewer { ${Array(5).fill(`tenants { ${Array(5).fill('stores { id }').join(' ')} }`).join(' ')} }`).join(' ')} }`, /selected too often/],
+    [
+      'a few repeats at each of three levels',
+      `{ ${Array(5)
+        .fill(
+          `viewer { ${Array(5)
+            .fill(`tenants { ${Array(5).fill('stores { id }').join(' ')} }`)
+            .join(' ')} }`,
+        )
+        .join(' ')} }`,
+      /selected too often/,
+    ],
     ['a 400 KB document', `{ viewer { name ${' __typename'.repeat(36_000)} } }`, /Token limit of 5000 exceeded/],
     // Under the token limit, yet deep enough to exhaust the recursive parser's stack (fuzzer: a 4500 over graphql-ws).
     ['a list literal nested 4,900 deep', `mutation { createEmployee(input: ${'['.repeat(4900)}${']'.repeat(4900)}) { id } }`, /nested too deeply/],
-    ['a cost over 10,000', '{ invoices(first: 100) { nodes { vendor { invoices(first: 100) { nodes { id } } } } } }', /query cost \d+ is over the limit of 10000/],
-    ['aliased lists that add up', `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: invoices(first: 100) { nodes { lineItems { description } } }`).join(' ')} }`, /query cost/],
+    [
+      'a cost over 10,000',
+      '{ invoices(first: 100) { nodes { vendor { invoices(first: 100) { nodes { id } } } } } }',
+      /query cost \d+ is over the limit of 10000/,
+    ],
+    [
+      'aliased lists that add up',
+      `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: invoices(first: 100) { nodes { lineItems { description } } }`).join(' ')} }`,
+      /query cost/,
+    ],
   ])('%s', async (_name, query, message) => {
     const res = await gql(t.base, apiKey, query);
     expect(res.status).toBe(400);
@@ -73,7 +95,11 @@ describe('/graphql refuses operations over the limits with 400 QUERY_TOO_COMPLEX
   });
 
   test('ordinary queries and the full introspection query pass', async () => {
-    const list = await gql(t.base, apiKey, '{ invoices(first: 100) { nodes { id vendorName lineItems { description costCategory } vendor { name } } } vendors(limit: 200) { id name } }');
+    const list = await gql(
+      t.base,
+      apiKey,
+      '{ invoices(first: 100) { nodes { id vendorName lineItems { description costCategory } vendor { name } } } vendors(limit: 200) { id name } }',
+    );
     expect(list.status).toBe(200);
     expect(list.body.errors).toBeUndefined();
     const introspection = await gql(t.base, apiKey, getIntrospectionQuery());
@@ -91,13 +117,17 @@ describe('/graphql refuses operations over the limits with 400 QUERY_TOO_COMPLEX
 
 describe('text input: NUL and other control characters are a 400 naming the field', () => {
   test('in a variable', async () => {
-    const res = await gql(t.base, apiKey, 'mutation($name: String!) { createTenant(input: { name: $name, email: "a@b.co" }) { tenantId } }', { name: 'a\u0000b' });
+    const res = await gql(t.base, apiKey, 'mutation($name: String!) { createTenant(input: { name: $name, email: "a@b.co" }) { tenantId } }', {
+      name: 'a\u0000b',
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', fields: { name: expect.stringMatching(/U\+0000/) } } });
   });
 
   test('in an input object variable and in a string literal', async () => {
-    const nested = await gql(t.base, apiKey, 'mutation($input: CreateTenantInput!) { createTenant(input: $input) { tenantId } }', { input: { name: 'ok', email: 'a@b.co\u0007' } });
+    const nested = await gql(t.base, apiKey, 'mutation($input: CreateTenantInput!) { createTenant(input: $input) { tenantId } }', {
+      input: { name: 'ok', email: 'a@b.co\u0007' },
+    });
     expect(nested.status).toBe(400);
     expect(nested.body.errors![0]!.extensions!.fields).toHaveProperty(['input.email']);
     const literal = await gql(t.base, apiKey, 'mutation { createTenant(input: { name: "a\\u0000b", email: "a@b.co" }) { tenantId } }');
@@ -106,7 +136,9 @@ describe('text input: NUL and other control characters are a 400 naming the fiel
   });
 
   test('tab, newline and carriage return are text like any other', async () => {
-    const res = await gql(t.base, apiKey, 'mutation($name: String!) { createTenant(input: { name: $name, email: "a@b.co" }) { tenantId } }', { name: 'Line one\r\n\tLine two' });
+    const res = await gql(t.base, apiKey, 'mutation($name: String!) { createTenant(input: { name: $name, email: "a@b.co" }) { tenantId } }', {
+      name: 'Line one\r\n\tLine two',
+    });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
   });
@@ -155,13 +187,19 @@ describe('graphql-ws: the same guard, and the connection stays open', () => {
   test('depth, aliases, cost, text and syntax', async () => {
     const c = connect();
     expect(await refusal(c, nestedVendorQuery(6))).toMatchObject({ extensions: { code: 'QUERY_TOO_COMPLEX' } });
-    expect(await refusal(c, `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`)).toMatchObject({ extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    expect(await refusal(c, `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`)).toMatchObject({
+      extensions: { code: 'QUERY_TOO_COMPLEX' },
+    });
     expect(await refusal(c, 'query($n: Int) { invoices(first: $n) { nodes { vendor { invoices(first: $n) { nodes { id } } } } } }', { n: 100 })).toMatchObject({
       extensions: { code: 'QUERY_TOO_COMPLEX' },
     });
-    expect(await refusal(c, 'query($q: String!) { search(query: $q) { totalResults } }', { q: 'x\u0000y' })).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', fields: { q: expect.any(String) } } });
+    expect(await refusal(c, 'query($q: String!) { search(query: $q) { totalResults } }', { q: 'x\u0000y' })).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT', fields: { q: expect.any(String) } },
+    });
     expect((await refusal(c, '{ viewer { ')).message).toMatch(/Syntax Error/);
-    expect(await refusal(c, `mutation { createEmployee(input: ${'['.repeat(4900)}${']'.repeat(4900)}) { id } }`)).toMatchObject({ extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    expect(await refusal(c, `mutation { createEmployee(input: ${'['.repeat(4900)}${']'.repeat(4900)}) { id } }`)).toMatchObject({
+      extensions: { code: 'QUERY_TOO_COMPLEX' },
+    });
     const ok = await first(c, '{ viewer { name } }');
     expect(ok.data.viewer.name).toBeTruthy();
   });

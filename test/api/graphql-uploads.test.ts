@@ -83,7 +83,12 @@ describe('invoices connection', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 10; page++) {
-      const res: { body: any } = await gql(t.base, partner.apiKey, 'query($after: String) { invoices(first: 20, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }', { after });
+      const res: { body: any } = await gql(
+        t.base,
+        partner.apiKey,
+        'query($after: String) { invoices(first: 20, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }',
+        { after },
+      );
       const conn: any = res.body.data.invoices;
       seen.push(...conn.nodes.map((n: any) => n.id));
       if (!conn.pageInfo.hasNextPage) break;
@@ -109,8 +114,12 @@ describe('invoices connection', () => {
 
   test('50 invoices with line items, categories, vendors and notes cost a constant number of SQL statements (no N+1)', async () => {
     statements.length = 0;
-    const res = await gql(t.base, partner.apiKey, `query { invoices(first: 50) { nodes {
-      id vendorName lineItems { description costCategory } costCategories vendor { name totalSpent } notes } } }`);
+    const res = await gql(
+      t.base,
+      partner.apiKey,
+      `query { invoices(first: 50) { nodes {
+      id vendorName lineItems { description costCategory } costCategories vendor { name totalSpent } notes } } }`,
+    );
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data!.invoices.nodes;
     expect(nodes).toHaveLength(50);
@@ -127,7 +136,9 @@ describe('invoices connection', () => {
 describe('notes', () => {
   test('say what reading left out of the document, on the upload and on later reads', async () => {
     const withBlankPages = await makeTextPdf([...invoicePages(paperGoodsInvoice), [], []]);
-    const up = await multipartGql(partner.apiKey, 'mutation($file: Upload!) { uploadInvoice(file: $file) { invoice { id status notes } } }', { file: withBlankPages });
+    const up = await multipartGql(partner.apiKey, 'mutation($file: Upload!) { uploadInvoice(file: $file) { invoice { id status notes } } }', {
+      file: withBlankPages,
+    });
     expect(up.body.errors).toBeUndefined();
     const { invoice } = (up.body.data as any).uploadInvoice;
     expect(invoice).toMatchObject({ status: 'processed', notes: ['2 blank pages skipped'] });
@@ -135,7 +146,9 @@ describe('notes', () => {
     expect(read.invoice.notes).toEqual(['2 blank pages skipped']);
 
     const receiptPdf = await makeTextPdf([CAFE_RECEIPT.map((text, i) => ({ text, x: 72, y: 72 + i * 16 })), []]);
-    const receiptUpload = await multipartGql(partner.apiKey, 'mutation($file: Upload!) { uploadReceipt(file: $file) { id total notes } }', { file: receiptPdf });
+    const receiptUpload = await multipartGql(partner.apiKey, 'mutation($file: Upload!) { uploadReceipt(file: $file) { id total notes } }', {
+      file: receiptPdf,
+    });
     expect(receiptUpload.body.errors).toBeUndefined();
     const receipt = (receiptUpload.body.data as any).uploadReceipt;
     expect(receipt).toMatchObject({ total: 17.05, notes: ['1 blank page skipped'] });

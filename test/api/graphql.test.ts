@@ -32,10 +32,13 @@ describe('viewer', () => {
 
   test('tenant stores are loaded for every tenant in one batch', async () => {
     const p = await t.createPartner();
-    await t.database.db.insertInto('stores').values([
-      { tenantId: p.tenantId, externalStoreId: 'S-1', name: 'Downtown' },
-      { tenantId: p.tenantId, externalStoreId: 'S-2', name: null },
-    ]).execute();
+    await t.database.db
+      .insertInto('stores')
+      .values([
+        { tenantId: p.tenantId, externalStoreId: 'S-1', name: 'Downtown' },
+        { tenantId: p.tenantId, externalStoreId: 'S-2', name: null },
+      ])
+      .execute();
     const res = await gql(t.base, p.apiKey, '{ viewer { tenants { stores { externalStoreId name } } } }');
     expect(res.body.data.viewer.tenants[0].stores).toEqual([
       { externalStoreId: 'S-1', name: 'Downtown' },
@@ -67,7 +70,21 @@ describe('authentication and errors on /graphql', () => {
     const p = await t.createPartner();
     const res = await gql(t.base, p.apiKey, '{ __schema { types { name } } }');
     const names = res.body.data.__schema.types.map((x: { name: string }) => x.name);
-    for (const type of ['Invoice', 'LineItem', 'Receipt', 'Vendor', 'SearchResult', 'Tenant', 'Store', 'Webhook', 'PaymentMethod', 'CostCategory', 'InventorySummary', 'LaborReport', 'TimeOffRequest']) {
+    for (const type of [
+      'Invoice',
+      'LineItem',
+      'Receipt',
+      'Vendor',
+      'SearchResult',
+      'Tenant',
+      'Store',
+      'Webhook',
+      'PaymentMethod',
+      'CostCategory',
+      'InventorySummary',
+      'LaborReport',
+      'TimeOffRequest',
+    ]) {
       expect(names).toContain(type);
     }
   });

@@ -12,7 +12,10 @@ let tenantId: string;
 beforeAll(async () => {
   t = await startTestApp({ env: { OUTBOUND_ALLOW_LOOPBACK: '1' } });
   ({ apiKey } = await t.createPartner({ tier: 'embed' }));
-  const tenant = await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: { 'x-api-key': apiKey }, json: { name: 'Bistro', email: 'owner@bistro.example', maxLocations: 3 } });
+  const tenant = await http(t.base, 'POST', '/api/v1/partner/tenants', {
+    headers: { 'x-api-key': apiKey },
+    json: { name: 'Bistro', email: 'owner@bistro.example', maxLocations: 3 },
+  });
   tenantId = tenant.body.tenantId;
 });
 afterAll(() => t?.close());
@@ -24,9 +27,24 @@ describe('NUL in a text field is a 400 naming the field', () => {
   test.each([
     ['tenant name', '/api/v1/partner/tenants', () => ({ name: 'a\u0000b', email: 'x@y.co' }), 'name'],
     ['store externalStoreId', tenantPath('/stores'), () => ({ externalStoreId: 'a\u0000b', name: 'Store' }), 'externalStoreId'],
-    ['embed externalStoreId', tenantPath('/embed/auth'), () => ({ email: 'm@b.co', name: 'M', role: 'executive', externalStoreId: 'a\u0000', page: 'dashboard' }), 'externalStoreId'],
-    ['time-off reason', tenantPath('/scheduling/time-off'), () => ({ employeeId: '00000000-0000-4000-8000-000000000000', startDate: '2026-12-01', endDate: '2026-12-02', reason: 'a\u0000b' }), 'reason'],
-    ['count notes', tenantPath('/inventory/counts'), () => ({ storeId: '00000000-0000-4000-8000-000000000000', itemId: '00000000-0000-4000-8000-000000000000', quantity: 1, notes: 'a\u0000b' }), 'notes'],
+    [
+      'embed externalStoreId',
+      tenantPath('/embed/auth'),
+      () => ({ email: 'm@b.co', name: 'M', role: 'executive', externalStoreId: 'a\u0000', page: 'dashboard' }),
+      'externalStoreId',
+    ],
+    [
+      'time-off reason',
+      tenantPath('/scheduling/time-off'),
+      () => ({ employeeId: '00000000-0000-4000-8000-000000000000', startDate: '2026-12-01', endDate: '2026-12-02', reason: 'a\u0000b' }),
+      'reason',
+    ],
+    [
+      'count notes',
+      tenantPath('/inventory/counts'),
+      () => ({ storeId: '00000000-0000-4000-8000-000000000000', itemId: '00000000-0000-4000-8000-000000000000', quantity: 1, notes: 'a\u0000b' }),
+      'notes',
+    ],
     ['adapter correlation_id', '/api/v1/partner/extract', () => ({ source_url: 'https://127.0.0.1/x.pdf', correlation_id: 'a\u0000b' }), 'correlation_id'],
   ])('%s', async (_name, url, body, field) => {
     const res = await http(t.base, 'POST', url, { headers: headers(), json: body() });
@@ -35,32 +53,37 @@ describe('NUL in a text field is a 400 naming the field', () => {
     expect(res.body.error).toMatch(/control characters \(found U\+0000\)/);
   });
 
-  test.each([
-    ['/api/v1/partner/invoices/upload'],
-    ['/api/v1/partner/receipts/upload'],
-    ['/api/partner/extract-invoice'],
-    ['/api/partner/extract-receipt'],
-  ])('an upload’s file name on %s', async (url) => {
-    const form = new FormData();
-    form.set('file', new Blob([Buffer.from('%PDF-1.4\n')], { type: 'application/pdf' }), 'a\u0000b.pdf');
-    const res = await http(t.base, 'POST', url, { headers: headers(), body: form });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/file name must not contain control characters/);
-  });
+  test.each([['/api/v1/partner/invoices/upload'], ['/api/v1/partner/receipts/upload'], ['/api/partner/extract-invoice'], ['/api/partner/extract-receipt']])(
+    'an upload’s file name on %s',
+    async (url) => {
+      const form = new FormData();
+      form.set('file', new Blob([Buffer.from('%PDF-1.4\n')], { type: 'application/pdf' }), 'a\u0000b.pdf');
+      const res = await http(t.base, 'POST', url, { headers: headers(), body: form });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/file name must not contain control characters/);
+    },
+  );
 });
 
 describe('half of a surrogate pair is a 400 naming the field (it reached Postgres as bytes it refuses: a 500)', () => {
   test('in a GraphQL variable', async () => {
-    const res = await http(t.base, 'POST', '/graphql', { headers: headers(), json: { query: 'mutation($n: String!) { deleteShapeProfile(name: $n) }', variables: { n: 'é\udfff' } } });
+    const res = await http(t.base, 'POST', '/graphql', {
+      headers: headers(),
+      json: { query: 'mutation($n: String!) { deleteShapeProfile(name: $n) }', variables: { n: 'é\udfff' } },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', fields: { n: 'must be valid Unicode text (found an unpaired surrogate U+DFFF)' } } });
+    expect(res.body.errors[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT', fields: { n: 'must be valid Unicode text (found an unpaired surrogate U+DFFF)' } },
+    });
   });
 
   test('in a REST body, and a whole pair is text like any other', async () => {
     const res = await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: headers(), json: { name: 'Caf\u00e9 \ud83d', email: 'x@y.co' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('name must be valid Unicode text (found an unpaired surrogate U+D83D)');
-    expect((await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: headers(), json: { name: 'Caf\u00e9 \ud83d\ude00', email: 'x@y.co' } })).status).toBe(201);
+    expect(
+      (await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: headers(), json: { name: 'Caf\u00e9 \ud83d\ude00', email: 'x@y.co' } })).status,
+    ).toBe(201);
   });
 });
 

@@ -85,11 +85,17 @@ describe('Idempotency-Key', () => {
     const someone = await t.createPartner({ tier: 'storage' });
     const fd = new FormData();
     fd.append('file', new Blob([pdf]), 'invoice.pdf');
-    const theirs = await http(t.base, 'POST', '/api/v1/partner/invoices/upload', { headers: { 'x-api-key': someone.apiKey, 'idempotency-key': key }, body: fd });
+    const theirs = await http(t.base, 'POST', '/api/v1/partner/invoices/upload', {
+      headers: { 'x-api-key': someone.apiKey, 'idempotency-key': key },
+      body: fd,
+    });
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(mine.body.id);
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
-    const query = await http(t.base, 'POST', '/graphql', { headers: { 'x-api-key': partner.apiKey, 'idempotency-key': key }, json: { query: '{ viewer { name } }' } });
+    const query = await http(t.base, 'POST', '/graphql', {
+      headers: { 'x-api-key': partner.apiKey, 'idempotency-key': key },
+      json: { query: '{ viewer { name } }' },
+    });
     expect(query.status).toBe(200);
     expect(query.headers.get('idempotent-replayed')).toBeNull();
     const bad = await upload(pdf, 'x'.repeat(300));

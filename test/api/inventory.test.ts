@@ -25,9 +25,27 @@ beforeAll(async () => {
   const b = await http(t.base, 'POST', `${base()}/stores`, { headers: key(), json: { externalStoreId: 'B-2' } });
   storeA = a.body.data.store.id;
   storeB = b.body.data.store.id;
-  item.tomatoes = (await mutate(ITEM, { i: { name: 'Roma tomatoes', sku: 'TOM-1', category: 'food_cost', unit: 'each', defaultCost: 0.5, packSizes: [{ unit: 'Cases', quantity: 24 }], parLevel: 96 } })).createInventoryItem.id;
-  item.flour = (await mutate(ITEM, { i: { name: 'Flour', category: 'food_cost', unit: 'lbs', defaultCost: 0.8, packSizes: [{ unit: 'bag', quantity: 50 }] } })).createInventoryItem.id;
-  item.cups = (await mutate(ITEM, { i: { storeId: storeB, name: '12 oz cups', category: 'paper_packaging', unit: 'each', defaultCost: 0.07, packSizes: [{ unit: 'sleeve', quantity: 50 }] } })).createInventoryItem.id;
+  item.tomatoes = (
+    await mutate(ITEM, {
+      i: {
+        name: 'Roma tomatoes',
+        sku: 'TOM-1',
+        category: 'food_cost',
+        unit: 'each',
+        defaultCost: 0.5,
+        packSizes: [{ unit: 'Cases', quantity: 24 }],
+        parLevel: 96,
+      },
+    })
+  ).createInventoryItem.id;
+  item.flour = (
+    await mutate(ITEM, { i: { name: 'Flour', category: 'food_cost', unit: 'lbs', defaultCost: 0.8, packSizes: [{ unit: 'bag', quantity: 50 }] } })
+  ).createInventoryItem.id;
+  item.cups = (
+    await mutate(ITEM, {
+      i: { storeId: storeB, name: '12 oz cups', category: 'paper_packaging', unit: 'each', defaultCost: 0.07, packSizes: [{ unit: 'sleeve', quantity: 50 }] },
+    })
+  ).createInventoryItem.id;
 });
 afterAll(() => t?.close());
 
@@ -48,9 +66,15 @@ describe('POST /tenants/{tenantId}/stores', () => {
     const res = await http(t.base, 'POST', `${base()}/stores`, { headers: key(), json: { externalStoreId: 'C-3' } });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('tenant allows at most 2 locations (maxLocations) and has 2');
-    const other = await http(t.base, 'POST', `/api/v1/partner/tenants/${stranger.tenantId}/stores`, { headers: key(stranger.apiKey), json: { externalStoreId: 'X' } });
+    const other = await http(t.base, 'POST', `/api/v1/partner/tenants/${stranger.tenantId}/stores`, {
+      headers: key(stranger.apiKey),
+      json: { externalStoreId: 'X' },
+    });
     expect(other.status).toBe(201);
-    const second = await http(t.base, 'POST', `/api/v1/partner/tenants/${stranger.tenantId}/stores`, { headers: key(stranger.apiKey), json: { externalStoreId: 'Y' } });
+    const second = await http(t.base, 'POST', `/api/v1/partner/tenants/${stranger.tenantId}/stores`, {
+      headers: key(stranger.apiKey),
+      json: { externalStoreId: 'Y' },
+    });
     expect(second.body.error).toBe('tenant allows at most 1 location (maxLocations) and has 1');
   });
 
@@ -80,7 +104,16 @@ describe('inventory', () => {
     expect(all.status).toBe(200);
     expect(all.body.data.items.map((i: { name: string }) => i.name)).toEqual(['12 oz cups', 'Flour', 'Roma tomatoes']);
     const tomatoes = all.body.data.items.find((i: { id: string }) => i.id === item.tomatoes);
-    expect(tomatoes).toMatchObject({ sku: 'TOM-1', category: 'food_cost', unit: 'each', defaultCost: 0.5, parLevel: 96, packSizes: [{ unit: 'case', quantity: 24 }], storeId: null, active: true });
+    expect(tomatoes).toMatchObject({
+      sku: 'TOM-1',
+      category: 'food_cost',
+      unit: 'each',
+      defaultCost: 0.5,
+      parLevel: 96,
+      packSizes: [{ unit: 'case', quantity: 24 }],
+      storeId: null,
+      active: true,
+    });
     expect(all.body.data.items.find((i: { id: string }) => i.id === item.flour).unit).toBe('lb');
     const atA = await http(t.base, 'GET', `${base()}/inventory/items?storeId=${storeA}`, { headers: key() });
     expect(atA.body.data.items.map((i: { name: string }) => i.name)).toEqual(['Flour', 'Roma tomatoes']);
@@ -89,7 +122,15 @@ describe('inventory', () => {
   test('a count in cases of an item priced per each is converted and valued; the latest count wins', async () => {
     const first = await count({ storeId: storeA, itemId: item.tomatoes, quantity: 2, unit: 'case', notes: 'walk-in' });
     expect(first.status).toBe(201);
-    expect(first.body.data.count).toMatchObject({ quantity: 2, unit: 'case', baseQuantity: 48, unitCost: 0.5, value: 24, notes: 'walk-in', item: { id: item.tomatoes, unit: 'each' } });
+    expect(first.body.data.count).toMatchObject({
+      quantity: 2,
+      unit: 'case',
+      baseQuantity: 48,
+      unitCost: 0.5,
+      value: 24,
+      notes: 'walk-in',
+      item: { id: item.tomatoes, unit: 'each' },
+    });
     const later = await count({ storeId: storeA, itemId: item.tomatoes, quantity: 3.5, unit: 'cases' });
     expect(later.body.data.count).toMatchObject({ unit: 'case', baseQuantity: 84, value: 42 });
     // a count dated earlier, recorded afterwards, does not replace the latest one
@@ -105,7 +146,12 @@ describe('inventory', () => {
     expect(counts.status).toBe(200);
     const byItem = Object.fromEntries(counts.body.data.counts.map((c: { itemId: string }) => [c.itemId, c]));
     expect(counts.body.data.counts).toHaveLength(2);
-    expect(byItem[item.tomatoes]).toMatchObject({ id: later.body.data.count.id, baseQuantity: 84, value: 42, item: { name: 'Roma tomatoes', defaultCost: 0.5 } });
+    expect(byItem[item.tomatoes]).toMatchObject({
+      id: later.body.data.count.id,
+      baseQuantity: 84,
+      value: 42,
+      item: { name: 'Roma tomatoes', defaultCost: 0.5 },
+    });
 
     const summary = await http(t.base, 'GET', `${base()}/inventory/summary?storeId=${storeA}`, { headers: key() });
     expect(summary.body).toEqual({ success: true, data: { itemCount: 2, lastCountedAt: flour.body.data.count.countedAt, totalInventoryValue: 77.27 } });
@@ -135,7 +181,9 @@ describe('inventory', () => {
   });
 
   test('pack sizes that contradict fixed factors are refused when the item is saved', async () => {
-    const res = await gql(t.base, partner.apiKey, ITEM, { i: { name: 'Milk', category: 'nonalcoholic_beverage_cost', unit: 'gal', packSizes: [{ unit: 'qt', quantity: 3 }] } });
+    const res = await gql(t.base, partner.apiKey, ITEM, {
+      i: { name: 'Milk', category: 'nonalcoholic_beverage_cost', unit: 'gal', packSizes: [{ unit: 'qt', quantity: 3 }] },
+    });
     expect(res.body.errors?.[0]?.message).toMatch(/"qt" converts to gal by a fixed factor \(0.25\)/);
     expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });

@@ -63,7 +63,9 @@ test('GET /api/v1/partner/invoices/{id} returns the ExtractedInvoice with line i
     costCategories: ['food_cost', 'supply_cost'],
     createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
   });
-  const viaGraphQL = await gql(t.base, partner.apiKey, 'query($id: UUID!) { invoice(id: $id) { id total lineItems { sku } costCategories } }', { id: invoiceId });
+  const viaGraphQL = await gql(t.base, partner.apiKey, 'query($id: UUID!) { invoice(id: $id) { id total lineItems { sku } costCategories } }', {
+    id: invoiceId,
+  });
   expect(viaGraphQL.body.data.invoice).toEqual({
     id: invoiceId,
     total: 81.54,
@@ -74,7 +76,10 @@ test('GET /api/v1/partner/invoices/{id} returns the ExtractedInvoice with line i
 
 test('unknown ids and other partners’ invoices are 404; a malformed id is 400; no invoices:read is 403', async () => {
   const stranger = await t.createPartner();
-  for (const [key, id] of [[partner.apiKey, randomUUID()], [stranger.apiKey, invoiceId]] as const) {
+  for (const [key, id] of [
+    [partner.apiKey, randomUUID()],
+    [stranger.apiKey, invoiceId],
+  ] as const) {
     const res = await http(t.base, 'GET', `/api/v1/partner/invoices/${id}`, { headers: { 'x-api-key': key } });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'invoice not found' });

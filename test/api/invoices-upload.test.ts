@@ -85,7 +85,12 @@ describe('POST /api/v1/partner/invoices/upload', () => {
     expect(res.body.costCategories).toContain('equipment');
     expect(res.body.splitInvoices).toHaveLength(1);
     const second = res.body.splitInvoices[0];
-    expect(second).toMatchObject({ vendorName: 'Green Valley Produce Co.', invoiceNumber: 'INV-20431', total: invoiceTotals(produceInvoice).total, status: 'processed' });
+    expect(second).toMatchObject({
+      vendorName: 'Green Valley Produce Co.',
+      invoiceNumber: 'INV-20431',
+      total: invoiceTotals(produceInvoice).total,
+      status: 'processed',
+    });
     expect(second.id).not.toBe(res.body.id);
     const got = await http(t.base, 'GET', `/api/v1/partner/invoices/${second.id}`, { headers: v1(partner.apiKey) });
     expect(got.body.vendorName).toBe('Green Valley Produce Co.');
@@ -127,11 +132,17 @@ describe('POST /api/v1/partner/invoices/upload', () => {
     ['an empty file', Buffer.alloc(0), /empty/i],
     ['a GIF image', Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(64)]), /GIF/],
   ])('%s is 400 with a message and no record', async (_name, bytes, message) => {
-    const before = await t.database.db.selectFrom('invoices').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.database.db
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     const res = await upload(partner.apiKey, form(bytes));
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
-    const after = await t.database.db.selectFrom('invoices').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.database.db
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 
@@ -193,8 +204,12 @@ describe('POST /api/v1/partner/invoices/upload', () => {
   });
 
   test('the file is kept for the Storage tier and not for the Extraction tier', async () => {
-    const doc = await t.database.db.selectFrom('documents').innerJoin('invoices', 'invoices.documentId', 'documents.id')
-      .select(['documents.blobKey', 'documents.pageCount', 'documents.sizeBytes']).where('invoices.id', '=', uploaded.id).executeTakeFirstOrThrow();
+    const doc = await t.database.db
+      .selectFrom('documents')
+      .innerJoin('invoices', 'invoices.documentId', 'documents.id')
+      .select(['documents.blobKey', 'documents.pageCount', 'documents.sizeBytes'])
+      .where('invoices.id', '=', uploaded.id)
+      .executeTakeFirstOrThrow();
     expect(doc.blobKey).toMatch(new RegExp(`^${partner.tenantId}/invoices/.+\\.pdf$`));
     expect(doc.pageCount).toBe(2);
     expect(doc.sizeBytes).toBe(multiPagePdf.length);
@@ -203,8 +218,12 @@ describe('POST /api/v1/partner/invoices/upload', () => {
     const basic = await t.createPartner({ tier: 'extraction' });
     const res = await upload(basic.apiKey, form(multiPagePdf));
     expect(res.status).toBe(201);
-    const basicDoc = await t.database.db.selectFrom('documents').innerJoin('invoices', 'invoices.documentId', 'documents.id')
-      .select('documents.blobKey').where('invoices.id', '=', res.body.id).executeTakeFirstOrThrow();
+    const basicDoc = await t.database.db
+      .selectFrom('documents')
+      .innerJoin('invoices', 'invoices.documentId', 'documents.id')
+      .select('documents.blobKey')
+      .where('invoices.id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     expect(basicDoc.blobKey).toBeNull();
   });
 });
@@ -212,7 +231,10 @@ describe('POST /api/v1/partner/invoices/upload', () => {
 describe('POST /api/partner/extract-invoice (legacy)', () => {
   test('returns the legacy shape: vendor, documentId, lineTotal, fieldConfidences', async () => {
     const basic = await t.createPartner({ tier: 'extraction', legacyPlan: 'professional' });
-    const res = await http(t.base, 'POST', '/api/partner/extract-invoice', { headers: bearer(basic.apiKey), body: form(multiPagePdf, 'x.pdf', { store: 'true' }) });
+    const res = await http(t.base, 'POST', '/api/partner/extract-invoice', {
+      headers: bearer(basic.apiKey),
+      body: form(multiPagePdf, 'x.pdf', { store: 'true' }),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       success: true,
@@ -227,8 +249,12 @@ describe('POST /api/partner/extract-invoice (legacy)', () => {
     for (const v of Object.values(res.body.fieldConfidences)) expect(v).toBeGreaterThan(0);
     expect(res.body).not.toHaveProperty('vendorName');
     // store=true keeps the file even on the Extraction tier; documentId is the invoice's id.
-    const doc = await t.database.db.selectFrom('documents').innerJoin('invoices', 'invoices.documentId', 'documents.id')
-      .select('documents.blobKey').where('invoices.id', '=', res.body.documentId).executeTakeFirstOrThrow();
+    const doc = await t.database.db
+      .selectFrom('documents')
+      .innerJoin('invoices', 'invoices.documentId', 'documents.id')
+      .select('documents.blobKey')
+      .where('invoices.id', '=', res.body.documentId)
+      .executeTakeFirstOrThrow();
     expect(doc.blobKey).not.toBeNull();
   });
 
@@ -239,7 +265,10 @@ describe('POST /api/partner/extract-invoice (legacy)', () => {
     expect(txt).toMatchObject({ status: 400, body: { success: false } });
     const corrupt = await http(t.base, 'POST', '/api/partner/extract-invoice', { headers: bearer(partner.apiKey), body: form(makeCorruptPdf()) });
     expect(corrupt).toMatchObject({ status: 400, body: { success: false } });
-    const badStore = await http(t.base, 'POST', '/api/partner/extract-invoice', { headers: bearer(partner.apiKey), body: form(multiPagePdf, 'a.pdf', { store: 'maybe' }) });
+    const badStore = await http(t.base, 'POST', '/api/partner/extract-invoice', {
+      headers: bearer(partner.apiKey),
+      body: form(multiPagePdf, 'a.pdf', { store: 'maybe' }),
+    });
     expect(badStore.status).toBe(400);
     expect(badStore.body.error).toMatch(/store/);
   });

@@ -38,8 +38,7 @@ async function punches(employee: string, days: string[], from: string, to: strin
   for (const day of days) await mutate(PUNCH, { i: { employeeId: employee, clockIn: local(day, from), clockOut: local(toDay ?? day, to) } });
 }
 
-const report = (qs: string) =>
-  http(t.base, 'GET', `/api/v1/partner/tenants/${partner.tenantId}/scheduling/labor-report?${qs}`, { headers: key() });
+const report = (qs: string) => http(t.base, 'GET', `/api/v1/partner/tenants/${partner.tenantId}/scheduling/labor-report?${qs}`, { headers: key() });
 
 beforeAll(async () => {
   t = await startTestApp({ onQuery: (q) => queries.push(q) });
@@ -75,9 +74,21 @@ beforeAll(async () => {
   await punches(ids.ben, ['2026-02-07'], '16:00', '23:45');
 
   const days = [
-    ['2026-01-24', 999], ['2026-01-25', 1000], ['2026-01-26', 1100], ['2026-01-27', 1200], ['2026-01-28', 1300],
-    ['2026-01-29', 1400], ['2026-01-30', 1500], ['2026-01-31', 1600], ['2026-02-01', 2000], ['2026-02-02', 2000],
-    ['2026-02-03', 2000], ['2026-02-04', 2000], ['2026-02-05', 2000], ['2026-02-06', 2000], ['2026-02-07', 3000],
+    ['2026-01-24', 999],
+    ['2026-01-25', 1000],
+    ['2026-01-26', 1100],
+    ['2026-01-27', 1200],
+    ['2026-01-28', 1300],
+    ['2026-01-29', 1400],
+    ['2026-01-30', 1500],
+    ['2026-01-31', 1600],
+    ['2026-02-01', 2000],
+    ['2026-02-02', 2000],
+    ['2026-02-03', 2000],
+    ['2026-02-04', 2000],
+    ['2026-02-05', 2000],
+    ['2026-02-06', 2000],
+    ['2026-02-07', 3000],
     ['2026-02-08', 888],
   ];
   const csv = `business_date,net_sales\n${days.map(([d, s]) => `${d},"$${Number(s).toLocaleString('en-US')}.00"`).join('\n')}\n`;
@@ -130,32 +141,73 @@ describe('labor report on the hand-computed fixture', () => {
     });
     expect(res.body.data.weekly).toEqual([
       {
-        weekStart: '2026-01-25', weekEnd: '2026-01-31', startDate: '2026-01-25', endDate: '2026-01-31', partial: false,
-        scheduledHours: 70, actualHours: 80.25, varianceHours: 10.25, overtimeHours: 9, laborCost: 1570,
-        netSales: 9100, laborCostPercent: 17.25,
+        weekStart: '2026-01-25',
+        weekEnd: '2026-01-31',
+        startDate: '2026-01-25',
+        endDate: '2026-01-31',
+        partial: false,
+        scheduledHours: 70,
+        actualHours: 80.25,
+        varianceHours: 10.25,
+        overtimeHours: 9,
+        laborCost: 1570,
+        netSales: 9100,
+        laborCostPercent: 17.25,
       },
       {
-        weekStart: '2026-02-01', weekEnd: '2026-02-07', startDate: '2026-02-01', endDate: '2026-02-07', partial: false,
-        scheduledHours: 59, actualHours: 52.25, varianceHours: -6.75, overtimeHours: 0, laborCost: 964,
-        netSales: 15_000, laborCostPercent: 6.43,
+        weekStart: '2026-02-01',
+        weekEnd: '2026-02-07',
+        startDate: '2026-02-01',
+        endDate: '2026-02-07',
+        partial: false,
+        scheduledHours: 59,
+        actualHours: 52.25,
+        varianceHours: -6.75,
+        overtimeHours: 0,
+        laborCost: 964,
+        netSales: 15_000,
+        laborCostPercent: 6.43,
       },
     ]);
     expect(res.body.data.employees).toEqual([
       {
-        employeeId: ids.ana, name: 'Ana Ruiz', position: 'line cook', storeId, hourlyRate: 20,
-        scheduledHours: 80, actualHours: 81, varianceHours: 1, regularHours: 72, overtimeHours: 9, laborCost: 1710,
-        shiftCount: 10, punchCount: 10,
+        employeeId: ids.ana,
+        name: 'Ana Ruiz',
+        position: 'line cook',
+        storeId,
+        hourlyRate: 20,
+        scheduledHours: 80,
+        actualHours: 81,
+        varianceHours: 1,
+        regularHours: 72,
+        overtimeHours: 9,
+        laborCost: 1710,
+        shiftCount: 10,
+        punchCount: 10,
       },
       {
-        employeeId: ids.ben, name: 'Ben Okafor', position: 'server', storeId, hourlyRate: 16,
-        scheduledHours: 49, actualHours: 51.5, varianceHours: 2.5, regularHours: 51.5, overtimeHours: 0, laborCost: 824,
-        shiftCount: 8, punchCount: 8,
+        employeeId: ids.ben,
+        name: 'Ben Okafor',
+        position: 'server',
+        storeId,
+        hourlyRate: 16,
+        scheduledHours: 49,
+        actualHours: 51.5,
+        varianceHours: 2.5,
+        regularHours: 51.5,
+        overtimeHours: 0,
+        laborCost: 824,
+        shiftCount: 8,
+        punchCount: 8,
       },
     ]);
     // the store filter gives the same figures (one store); GraphQL answers the same report
     const byStore = await report(`storeId=${storeId}&startDate=2026-01-25&endDate=2026-02-07`);
     expect({ ...byStore.body.data.summary, storeId: null }).toEqual(res.body.data.summary);
-    const viaGql = await mutate(`{ laborReport(startDate: "2026-01-25", endDate: "2026-02-07") { summary { laborCost overtimeHours } weekly { weekStart } } }`, {});
+    const viaGql = await mutate(
+      `{ laborReport(startDate: "2026-01-25", endDate: "2026-02-07") { summary { laborCost overtimeHours } weekly { weekStart } } }`,
+      {},
+    );
     expect(viaGql.laborReport).toEqual({ summary: { laborCost: 2534, overtimeHours: 9 }, weekly: [{ weekStart: '2026-01-25' }, { weekStart: '2026-02-01' }] });
   });
 
@@ -164,9 +216,18 @@ describe('labor report on the hand-computed fixture', () => {
     // Ana in range of week 1: Thu 9 h (36 h so far), Fri 9 h (5 of them past 40), Sat 4 h → 22 h, 9 overtime → 13 × 20 + 9 × 30
     // Ben: Thu–Sat 3 × 6.25 = 18.75 h → 300. Scheduled: Ana Thu–Fri 16 h, Ben Thu–Sat 18 h. Sales 1,400 + 1,500 + 1,600.
     expect(res.body.data.weekly[0]).toEqual({
-      weekStart: '2026-01-25', weekEnd: '2026-01-31', startDate: '2026-01-29', endDate: '2026-01-31', partial: true,
-      scheduledHours: 34, actualHours: 40.75, varianceHours: 6.75, overtimeHours: 9, laborCost: 830,
-      netSales: 4500, laborCostPercent: 18.44,
+      weekStart: '2026-01-25',
+      weekEnd: '2026-01-31',
+      startDate: '2026-01-29',
+      endDate: '2026-01-31',
+      partial: true,
+      scheduledHours: 34,
+      actualHours: 40.75,
+      varianceHours: 6.75,
+      overtimeHours: 9,
+      laborCost: 830,
+      netSales: 4500,
+      laborCostPercent: 18.44,
     });
     expect(res.body.data.weekly).toHaveLength(2);
     expect(res.body.data.summary).toMatchObject({ actualHours: 93, overtimeHours: 9, laborCost: 1794, netSales: 19_500 });

@@ -102,7 +102,12 @@ describe('tiers: per minute per key, REST and GraphQL together', () => {
     expect(rest.body).toEqual({ error: expect.stringMatching(/^rate limit exceeded: 1000 requests per minute \(extraction\)/), retryAfter: 61 });
 
     // over graphql-ws: the connection is accepted, the operation is refused
-    const client: Client = createClient({ url: `${t.base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: p.apiKey }, retryAttempts: 0 });
+    const client: Client = createClient({
+      url: `${t.base.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { apiKey: p.apiKey },
+      retryAttempts: 0,
+    });
     try {
       const result = await new Promise<unknown>((resolve) => {
         client.subscribe({ query: '{ viewer { name } }' }, { next: resolve, error: resolve, complete: () => {} });
@@ -135,7 +140,15 @@ describe('RATE_LIMIT_STORE=postgres', () => {
   test('two instances on one database share the per-minute counters', async () => {
     const shared = await startTestApp({ env: { RATE_LIMIT_STORE: 'postgres' }, now: () => clock });
     const second = await startApp({
-      config: loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', NODE_ENV: 'test', RATE_LIMIT_STORE: 'postgres', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'rl-')), EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir') }),
+      config: loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'test',
+        RATE_LIMIT_STORE: 'postgres',
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'rl-')),
+        EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
+      }),
       database: shared.database,
       now: () => clock,
     });

@@ -41,10 +41,16 @@ describe('POST /api/v1/partner/receipts/upload', () => {
   });
 
   test('useType is kept; a wrong one is 400; receipt.processed is in the outbox', async () => {
-    const res = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', { headers: { 'x-api-key': partner.apiKey }, body: form(png, { useType: 'personal' }) });
+    const res = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', {
+      headers: { 'x-api-key': partner.apiKey },
+      body: form(png, { useType: 'personal' }),
+    });
     expect(res.status).toBe(201);
     expect(res.body.useType).toBe('personal');
-    const bad = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', { headers: { 'x-api-key': partner.apiKey }, body: form(png, { useType: 'fun' }) });
+    const bad = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', {
+      headers: { 'x-api-key': partner.apiKey },
+      body: form(png, { useType: 'fun' }),
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/useType/);
     const events = await listEvents(t.database.db, partner.tenantId);
@@ -52,7 +58,10 @@ describe('POST /api/v1/partner/receipts/upload', () => {
   });
 
   test('not an image is 400; the receipts:write scope is required', async () => {
-    const txt = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', { headers: { 'x-api-key': partner.apiKey }, body: form(Buffer.from('TOTAL 5.00')) });
+    const txt = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', {
+      headers: { 'x-api-key': partner.apiKey },
+      body: form(Buffer.from('TOTAL 5.00')),
+    });
     expect(txt.status).toBe(400);
     const { apiKey } = await t.app.services.partners.createApiKey({ partnerId: partner.partnerId, scopes: ['invoices:write'] });
     const denied = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', { headers: { 'x-api-key': apiKey }, body: form(png) });

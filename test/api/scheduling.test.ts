@@ -48,7 +48,14 @@ describe('employees', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.employees.map((e: { name: string }) => e.name)).toEqual(['Cara Diaz', 'Dev Patel', 'Eli Moss']);
     expect(res.body.data.employees[0]).toEqual({
-      id: emp.cara, storeId, name: 'Cara Diaz', email: 'cara@example.com', position: 'server', hourlyRate: 15.5, active: true, createdAt: expect.any(String),
+      id: emp.cara,
+      storeId,
+      name: 'Cara Diaz',
+      email: 'cara@example.com',
+      position: 'server',
+      hourlyRate: 15.5,
+      active: true,
+      createdAt: expect.any(String),
     });
     const all = await http(t.base, 'GET', `${base()}/employees?includeInactive=true&storeId=${storeId}`, { headers: key() });
     expect(all.body.data.employees.map((e: { name: string }) => e.name)).toEqual(['Cara Diaz', 'Dev Patel', 'Finn Gone']);
@@ -57,7 +64,10 @@ describe('employees', () => {
 
   test('a second employee with the same email is 409; a negative rate is 400', async () => {
     expect(await failure(EMPLOYEE, { i: { storeId, name: 'Other Cara', email: 'cara@example.com', hourlyRate: 15 } })).toMatchObject({ code: 'CONFLICT' });
-    expect(await failure(EMPLOYEE, { i: { storeId, name: 'X', hourlyRate: -1 } })).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/hourlyRate/) });
+    expect(await failure(EMPLOYEE, { i: { storeId, name: 'X', hourlyRate: -1 } })).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: expect.stringMatching(/hourlyRate/),
+    });
   });
 
   test('an update may send null for a field it leaves unchanged (the SDL allows it)', async () => {
@@ -73,24 +83,43 @@ describe('schedules and shifts', () => {
   let week: string;
 
   test('a schedule starts on a Sunday, one per store and week; shifts stay inside its week and never overlap', async () => {
-    expect(await failure(SCHEDULE, { i: { storeId, weekStart: '2026-03-03' } })).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/must be a Sunday/) });
+    expect(await failure(SCHEDULE, { i: { storeId, weekStart: '2026-03-03' } })).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: expect.stringMatching(/must be a Sunday/),
+    });
     // A week whose Saturday falls after 9999-12-31 was stored, then failed every read of its weekEnd (fuzzer).
-    expect(await failure(SCHEDULE, { i: { storeId, weekStart: '9999-12-26' } })).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/from 1900-01-01 to 2999-12-31/) });
+    expect(await failure(SCHEDULE, { i: { storeId, weekStart: '9999-12-26' } })).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: expect.stringMatching(/from 1900-01-01 to 2999-12-31/),
+    });
     const created = (await mutate(SCHEDULE, { i: { storeId, weekStart: '2026-03-01' } })).createSchedule;
     expect(created).toMatchObject({ status: 'draft', weekStart: '2026-03-01', weekEnd: '2026-03-07' });
     week = created.id;
     expect(await failure(SCHEDULE, { i: { storeId, weekStart: '2026-03-01' } })).toMatchObject({ code: 'CONFLICT' });
 
     // Denver is UTC−7 on 03-01 … 03-07 (daylight time starts 03-08)
-    const shift = await mutate(SHIFT, { s: week, i: { employeeId: emp.cara, startsAt: '2026-03-02T16:00:00Z', endsAt: '2026-03-02T23:30:00Z', breakMinutes: 30, position: 'patio' } });
+    const shift = await mutate(SHIFT, {
+      s: week,
+      i: { employeeId: emp.cara, startsAt: '2026-03-02T16:00:00Z', endsAt: '2026-03-02T23:30:00Z', breakMinutes: 30, position: 'patio' },
+    });
     expect(shift.addShift).toMatchObject({ hours: 7, employee: { name: 'Cara Diaz' } });
     await mutate(SHIFT, { s: week, i: { employeeId: emp.dev, startsAt: '2026-03-07T22:00:00Z', endsAt: '2026-03-08T06:00:00Z' } }); // Sat 15:00–23:00 local
-    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.cara, startsAt: '2026-03-02T20:00:00Z', endsAt: '2026-03-03T01:00:00Z' } })).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/Cara Diaz already has a shift/) });
+    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.cara, startsAt: '2026-03-02T20:00:00Z', endsAt: '2026-03-03T01:00:00Z' } })).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/Cara Diaz already has a shift/),
+    });
     // Sunday 03-08 02:00 UTC is still Saturday evening in Denver, so it is inside the week; 07:30 UTC is not
     await mutate(SHIFT, { s: week, i: { employeeId: emp.cara, startsAt: '2026-03-08T02:00:00Z', endsAt: '2026-03-08T05:00:00Z' } });
-    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.cara, startsAt: '2026-03-08T07:30:00Z', endsAt: '2026-03-08T12:00:00Z' } })).toMatchObject({ message: expect.stringMatching(/falls on 2026-03-08 \(America\/Denver\), outside the schedule's week 2026-03-01 to 2026-03-07/) });
-    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.cara, startsAt: '2026-03-04T16:00:00Z', endsAt: '2026-03-05T17:00:00Z' } })).toMatchObject({ message: expect.stringMatching(/at most 24 hours/) });
-    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.gone, startsAt: '2026-03-04T16:00:00Z', endsAt: '2026-03-04T20:00:00Z' } })).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/inactive/) });
+    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.cara, startsAt: '2026-03-08T07:30:00Z', endsAt: '2026-03-08T12:00:00Z' } })).toMatchObject({
+      message: expect.stringMatching(/falls on 2026-03-08 \(America\/Denver\), outside the schedule's week 2026-03-01 to 2026-03-07/),
+    });
+    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.cara, startsAt: '2026-03-04T16:00:00Z', endsAt: '2026-03-05T17:00:00Z' } })).toMatchObject({
+      message: expect.stringMatching(/at most 24 hours/),
+    });
+    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.gone, startsAt: '2026-03-04T16:00:00Z', endsAt: '2026-03-04T20:00:00Z' } })).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/inactive/),
+    });
   });
 
   test('GET one schedule: its shifts joined to employees, in a constant number of queries', async () => {
@@ -113,7 +142,10 @@ describe('schedules and shifts', () => {
     expect(await failure(publish, { id: week })).toMatchObject({ code: 'CONFLICT', message: 'schedule is already published; it cannot become published' });
     await mutate(`mutation($id: UUID!) { archiveSchedule(id: $id) { status } }`, { id: week });
     expect(await failure(publish, { id: week })).toMatchObject({ code: 'CONFLICT' });
-    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.dev, startsAt: '2026-03-03T16:00:00Z', endsAt: '2026-03-03T20:00:00Z' } })).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/archived/) });
+    expect(await failure(SHIFT, { s: week, i: { employeeId: emp.dev, startsAt: '2026-03-03T16:00:00Z', endsAt: '2026-03-03T20:00:00Z' } })).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/archived/),
+    });
   });
 
   test('GET schedules: the latest 100 by week descending, filtered by status and store', async () => {
@@ -150,17 +182,41 @@ describe('schedules and shifts', () => {
 
 describe('time off', () => {
   test('POST creates a pending request (201); GET lists the latest, filtered by status and employee', async () => {
-    const res = await http(t.base, 'POST', `${base()}/time-off`, { headers: key(), json: { employeeId: emp.cara, startDate: '2026-04-10', endDate: '2026-04-12', reason: 'wedding' } });
+    const res = await http(t.base, 'POST', `${base()}/time-off`, {
+      headers: key(),
+      json: { employeeId: emp.cara, startDate: '2026-04-10', endDate: '2026-04-12', reason: 'wedding' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
-      data: { request: { id: expect.any(String), employeeId: emp.cara, startDate: '2026-04-10', endDate: '2026-04-12', reason: 'wedding', status: 'pending', decidedBy: null, decidedAt: null, createdAt: expect.any(String) } },
+      data: {
+        request: {
+          id: expect.any(String),
+          employeeId: emp.cara,
+          startDate: '2026-04-10',
+          endDate: '2026-04-12',
+          reason: 'wedding',
+          status: 'pending',
+          decidedBy: null,
+          decidedAt: null,
+          createdAt: expect.any(String),
+        },
+      },
     });
-    const one = await http(t.base, 'POST', `${base()}/time-off`, { headers: key(), json: { employeeId: emp.dev, startDate: '2026-05-01', endDate: '2026-05-01' } });
+    const one = await http(t.base, 'POST', `${base()}/time-off`, {
+      headers: key(),
+      json: { employeeId: emp.dev, startDate: '2026-05-01', endDate: '2026-05-01' },
+    });
     expect(one.status).toBe(201);
-    const decided = await mutate(`mutation($id: UUID!) { decideTimeOff(id: $id, decision: approved, decidedBy: "GM") { status decidedBy decidedAt employee { name } } }`, { id: one.body.data.request.id });
+    const decided = await mutate(
+      `mutation($id: UUID!) { decideTimeOff(id: $id, decision: approved, decidedBy: "GM") { status decidedBy decidedAt employee { name } } }`,
+      { id: one.body.data.request.id },
+    );
     expect(decided.decideTimeOff).toMatchObject({ status: 'approved', decidedBy: 'GM', decidedAt: expect.any(String), employee: { name: 'Dev Patel' } });
-    expect(await failure(`mutation($id: UUID!) { decideTimeOff(id: $id, decision: denied) { status } }`, { id: one.body.data.request.id })).toMatchObject({ code: 'CONFLICT', message: 'time-off request is already approved' });
+    expect(await failure(`mutation($id: UUID!) { decideTimeOff(id: $id, decision: denied) { status } }`, { id: one.body.data.request.id })).toMatchObject({
+      code: 'CONFLICT',
+      message: 'time-off request is already approved',
+    });
 
     const pending = await http(t.base, 'GET', `${base()}/time-off?status=pending`, { headers: key() });
     expect(pending.body.data.requests.map((r: { reason: string }) => r.reason)).toEqual(['wedding']);
@@ -183,7 +239,12 @@ describe('time off', () => {
 
   test('GET returns the latest 200', async () => {
     for (let i = 0; i < 205; i++) {
-      await t.app.services.scheduling.requestTimeOff(partner.tenantId, { employeeId: emp.eli, startDate: '2026-06-01', endDate: '2026-06-02', reason: `r${i}` });
+      await t.app.services.scheduling.requestTimeOff(partner.tenantId, {
+        employeeId: emp.eli,
+        startDate: '2026-06-01',
+        endDate: '2026-06-02',
+        reason: `r${i}`,
+      });
     }
     const res = await http(t.base, 'GET', `${base()}/time-off`, { headers: key() });
     expect(res.body.data.requests).toHaveLength(200);
@@ -197,28 +258,56 @@ describe('punches and point-of-sale sales', () => {
   test('a punch defaults to the employee store; overlapping punches are 409; clock in then clock out', async () => {
     const p = await mutate(PUNCH, { i: { employeeId: emp.eli, clockIn: '2026-03-02T15:00:00Z', clockOut: '2026-03-02T23:00:00Z' } });
     expect(p.recordTimePunch).toMatchObject({ storeId: otherStoreId, hours: 8 });
-    expect(await failure(PUNCH, { i: { employeeId: emp.eli, clockIn: '2026-03-02T22:00:00Z', clockOut: '2026-03-03T01:00:00Z' } })).toMatchObject({ code: 'CONFLICT' });
-    expect(await failure(PUNCH, { i: { employeeId: emp.eli, clockIn: '2099-01-01T00:00:00Z' } })).toMatchObject({ code: 'BAD_USER_INPUT', message: 'clockIn must not be in the future' });
-    expect(await failure(PUNCH, { i: { employeeId: emp.gone, clockIn: '2026-03-02T15:00:00Z', clockOut: '2026-03-02T16:00:00Z' } })).toMatchObject({ code: 'CONFLICT', message: 'employee Finn Gone is inactive' });
+    expect(await failure(PUNCH, { i: { employeeId: emp.eli, clockIn: '2026-03-02T22:00:00Z', clockOut: '2026-03-03T01:00:00Z' } })).toMatchObject({
+      code: 'CONFLICT',
+    });
+    expect(await failure(PUNCH, { i: { employeeId: emp.eli, clockIn: '2099-01-01T00:00:00Z' } })).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: 'clockIn must not be in the future',
+    });
+    expect(await failure(PUNCH, { i: { employeeId: emp.gone, clockIn: '2026-03-02T15:00:00Z', clockOut: '2026-03-02T16:00:00Z' } })).toMatchObject({
+      code: 'CONFLICT',
+      message: 'employee Finn Gone is inactive',
+    });
     const clockIn = new Date(Date.now() - 3_600_000).toISOString();
     const open = await mutate(PUNCH, { i: { employeeId: emp.dev, clockIn } });
     expect(open.recordTimePunch).toMatchObject({ clockOut: null, hours: null });
-    expect(await failure(PUNCH, { i: { employeeId: emp.dev, clockIn: new Date().toISOString() } })).toMatchObject({ code: 'CONFLICT', message: 'Dev Patel is already clocked in' });
+    expect(await failure(PUNCH, { i: { employeeId: emp.dev, clockIn: new Date().toISOString() } })).toMatchObject({
+      code: 'CONFLICT',
+      message: 'Dev Patel is already clocked in',
+    });
     const out = await mutate(`mutation($e: UUID!) { clockOut(employeeId: $e) { id hours } }`, { e: emp.dev });
     expect(out.clockOut.id).toBe(open.recordTimePunch.id);
     expect(out.clockOut.hours).toBeCloseTo(1, 1);
-    expect(await failure(`mutation($e: UUID!) { clockOut(employeeId: $e) { id } }`, { e: emp.dev })).toMatchObject({ code: 'CONFLICT', message: 'Dev Patel is not clocked in' });
+    expect(await failure(`mutation($e: UUID!) { clockOut(employeeId: $e) { id } }`, { e: emp.dev })).toMatchObject({
+      code: 'CONFLICT',
+      message: 'Dev Patel is not clocked in',
+    });
   });
 
   test('a POS CSV with bad rows is refused whole, naming each row', async () => {
     const csv = 'Date,Net Sales\n2026-03-01,100\n2026-03-02,abc\n03/31/2026,"1,234.50"\n2026-02-30,5\n2026-03-01,7\n';
-    const res = await gqlUpload(t.base, partner.apiKey, `mutation($s: UUID!, $file: Upload!) { importPosSales(storeId: $s, file: $file) { days } }`, { file: Buffer.from(csv) }, { variables: { s: storeId }, ext: 'csv' });
+    const res = await gqlUpload(
+      t.base,
+      partner.apiKey,
+      `mutation($s: UUID!, $file: Upload!) { importPosSales(storeId: $s, file: $file) { days } }`,
+      { file: Buffer.from(csv) },
+      { variables: { s: storeId }, ext: 'csv' },
+    );
     expect(res.body.errors?.[0]?.message).toBe(
       'file has 3 bad row(s): row 3: net sales "abc" is not an amount; row 5: date "2026-02-30" is not YYYY-MM-DD or M/D/YYYY; row 6: 2026-03-01 appears twice',
     );
-    const [{ n }] = (await sql<{ n: string }>`select count(*) as n from pos_daily_sales where store_id = ${storeId}`.execute(t.database.db)).rows as [{ n: string }];
+    const [{ n }] = (await sql<{ n: string }>`select count(*) as n from pos_daily_sales where store_id = ${storeId}`.execute(t.database.db)).rows as [
+      { n: string },
+    ];
     expect(Number(n)).toBe(0);
-    const header = await gqlUpload(t.base, partner.apiKey, `mutation($s: UUID!, $file: Upload!) { importPosSales(storeId: $s, file: $file) { days } }`, { file: Buffer.from('day,amount\n2026-03-01,5\n') }, { variables: { s: storeId }, ext: 'csv' });
+    const header = await gqlUpload(
+      t.base,
+      partner.apiKey,
+      `mutation($s: UUID!, $file: Upload!) { importPosSales(storeId: $s, file: $file) { days } }`,
+      { file: Buffer.from('day,amount\n2026-03-01,5\n') },
+      { variables: { s: storeId }, ext: 'csv' },
+    );
     expect(header.body.errors?.[0]?.message).toMatch(/header must name a date column/);
   });
 });
@@ -233,7 +322,10 @@ describe('scopes and envelopes', () => {
       expect(res.body.error).toMatch(/scheduling:read/);
     }
     expect((await http(t.base, 'GET', `${base()}/employees`, { headers: key(readOnly) })).status).toBe(200);
-    const post = await http(t.base, 'POST', `${base()}/time-off`, { headers: key(readOnly), json: { employeeId: emp.cara, startDate: '2026-04-10', endDate: '2026-04-12' } });
+    const post = await http(t.base, 'POST', `${base()}/time-off`, {
+      headers: key(readOnly),
+      json: { employeeId: emp.cara, startDate: '2026-04-10', endDate: '2026-04-12' },
+    });
     expect(post.status).toBe(403);
     for (const path of ['schedules', 'employees', 'time-off', 'labor-report']) {
       expect((await http(t.base, 'GET', `${base(stranger.tenantId)}/${path}`, { headers: key() })).status, path).toBe(404);

@@ -91,16 +91,31 @@ describe('POST /api/v1/partner/tenants/{tenantId}/search', () => {
   });
 
   test('a foreign or unknown tenant is 404; a bad body is 400; search:read is required', async () => {
-    const foreign = await http(t.base, 'POST', `/api/v1/partner/tenants/${stranger.tenantId}/search`, { headers: { 'x-api-key': partner.apiKey }, json: { query: 'vegetables' } });
+    const foreign = await http(t.base, 'POST', `/api/v1/partner/tenants/${stranger.tenantId}/search`, {
+      headers: { 'x-api-key': partner.apiKey },
+      json: { query: 'vegetables' },
+    });
     expect(foreign).toMatchObject({ status: 404, body: { error: 'tenant not found' } });
-    const unknown = await http(t.base, 'POST', `/api/v1/partner/tenants/${randomUUID()}/search`, { headers: { 'x-api-key': partner.apiKey }, json: { query: 'vegetables' } });
+    const unknown = await http(t.base, 'POST', `/api/v1/partner/tenants/${randomUUID()}/search`, {
+      headers: { 'x-api-key': partner.apiKey },
+      json: { query: 'vegetables' },
+    });
     expect(unknown.status).toBe(404);
-    const noQuery = await http(t.base, 'POST', `/api/v1/partner/tenants/${partner.tenantId}/search`, { headers: { 'x-api-key': partner.apiKey }, json: { limit: 5 } });
+    const noQuery = await http(t.base, 'POST', `/api/v1/partner/tenants/${partner.tenantId}/search`, {
+      headers: { 'x-api-key': partner.apiKey },
+      json: { limit: 5 },
+    });
     expect(noQuery.status).toBe(400);
-    const badLimit = await http(t.base, 'POST', `/api/v1/partner/tenants/${partner.tenantId}/search`, { headers: { 'x-api-key': partner.apiKey }, json: { query: 'veg', limit: 51 } });
+    const badLimit = await http(t.base, 'POST', `/api/v1/partner/tenants/${partner.tenantId}/search`, {
+      headers: { 'x-api-key': partner.apiKey },
+      json: { query: 'veg', limit: 51 },
+    });
     expect(badLimit.status).toBe(400);
     const { apiKey } = await t.app.services.partners.createApiKey({ partnerId: partner.partnerId, scopes: ['read'] });
-    const denied = await http(t.base, 'POST', `/api/v1/partner/tenants/${partner.tenantId}/search`, { headers: { 'x-api-key': apiKey }, json: { query: 'veg' } });
+    const denied = await http(t.base, 'POST', `/api/v1/partner/tenants/${partner.tenantId}/search`, {
+      headers: { 'x-api-key': apiKey },
+      json: { query: 'veg' },
+    });
     expect(denied.status).toBe(403);
   });
 });
@@ -119,7 +134,9 @@ describe('vendors', () => {
     expect(res.body.vendors).toHaveLength(1);
     expect(res.body.vendors[0]).toMatchObject({ name: 'SYSCO CORPORATION', normalizedName: 'sysco', invoiceCount: 3 });
     expect(res.body.vendors[0].totalSpent).toBeCloseTo(expected, 2);
-    const g = await gql(t.base, p.apiKey, 'query($id: UUID!) { vendor(id: $id) { name invoices(first: 10) { nodes { invoiceNumber vendor { id } } } } }', { id: res.body.vendors[0].id });
+    const g = await gql(t.base, p.apiKey, 'query($id: UUID!) { vendor(id: $id) { name invoices(first: 10) { nodes { invoiceNumber vendor { id } } } } }', {
+      id: res.body.vendors[0].id,
+    });
     expect(g.body.data.vendor.invoices.nodes.map((n: any) => n.invoiceNumber)).toEqual(['SY-2', 'SY-1', 'SY-0']);
     const foreign = await gql(t.base, partner.apiKey, 'query($id: UUID!) { vendor(id: $id) { name } }', { id: res.body.vendors[0].id });
     expect(foreign.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');

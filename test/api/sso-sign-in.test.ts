@@ -10,16 +10,27 @@ let t: TestApp;
 let embed: { partnerId: string; tenantId: string; apiKey: string };
 /** Links name PUBLIC_URL (http://localhost:<port>); the tests call 127.0.0.1. */
 const local = (url: string) => onTestServer(t.base, url);
-const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
 
 async function newTenant(ssoProvider: 'oidc' | 'saml') {
-  const res = await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: { 'x-api-key': embed.apiKey }, json: { name: `SSO ${ssoProvider}`, email: 'owner@example.com', ssoProvider } });
+  const res = await http(t.base, 'POST', '/api/v1/partner/tenants', {
+    headers: { 'x-api-key': embed.apiKey },
+    json: { name: `SSO ${ssoProvider}`, email: 'owner@example.com', ssoProvider },
+  });
   expect(res.status).toBe(201);
   return res.body as { tenantId: string; setupUrl: string };
 }
 
 async function viewerTenants(setCookie: string | null): Promise<unknown> {
-  const res = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie: setCookie!.split(';')[0]!, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { tenants { id } } }' }) });
+  const res = await fetch(`${t.base}/graphql`, {
+    method: 'POST',
+    headers: { cookie: setCookie!.split(';')[0]!, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ viewer { tenants { id } } }' }),
+  });
   return ((await res.json()) as { data: { viewer: { tenants: unknown } } }).data.viewer.tenants;
 }
 
@@ -62,7 +73,10 @@ describe('OIDC', () => {
     const replay = await fetch(local(back), { redirect: 'manual' });
     expect(replay.status).toBe(401);
     expect(await replay.text()).toContain('Sign-in failed');
-    const users = await http(t.base, 'POST', '/graphql', { headers: { 'x-api-key': embed.apiKey }, json: { query: `{ tenant(id: "${tenantId}") { users { email role storeId } } }` } });
+    const users = await http(t.base, 'POST', '/graphql', {
+      headers: { 'x-api-key': embed.apiKey },
+      json: { query: `{ tenant(id: "${tenantId}") { users { email role storeId } } }` },
+    });
     expect(users.body.data.tenant.users).toEqual([{ email: ACCOUNT.email, role: 'executive', storeId: null }]);
   });
 });
@@ -85,7 +99,19 @@ describe('SAML', () => {
       return /ID="([^"]+)"/.exec(authnRequestOf(start.headers.get('location')!))![1]!;
     };
     const response = (email: string, inResponseTo: string) =>
-      sign(samlResponse({ idpEntityId: idp.entityId, audience: `${t.app.url}/sso/${tenantId}/saml`, recipient: acs, destination: acs, email, displayName: 'Grace H', inResponseTo }), 'Assertion', keys);
+      sign(
+        samlResponse({
+          idpEntityId: idp.entityId,
+          audience: `${t.app.url}/sso/${tenantId}/saml`,
+          recipient: acs,
+          destination: acs,
+          email,
+          displayName: 'Grace H',
+          inResponseTo,
+        }),
+        'Assertion',
+        keys,
+      );
     const tampered = response('grace@example.com', await startSignIn()).replace(/grace@example\.com/g, 'mallory@example.com');
     const refused = await fetch(local(acs), { ...form({ SAMLResponse: b64(tampered) }), redirect: 'manual' });
     expect(refused.status).toBe(401);

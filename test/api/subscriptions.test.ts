@@ -75,7 +75,10 @@ describe('graphql-ws on /graphql', () => {
   test('a variable that does not coerce is BAD_USER_INPUT, as over HTTP (not a masked internal error)', async () => {
     const { client: c } = client({ apiKey });
     const [result] = await take(c, 'subscription($ms: Int) { serverTime(everyMs: $ms) }', 1, { ms: 'soon' });
-    expect(result.errors[0]).toMatchObject({ message: expect.stringMatching(/^Variable "\$ms" got invalid value "soon"/), extensions: { code: 'BAD_USER_INPUT' } });
+    expect(result.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^Variable "\$ms" got invalid value "soon"/),
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
     const [query] = await take(c, 'query($id: UUID!) { invoice(id: $id) { id } }', 1, { id: 'nope' });
     expect(query.errors[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
   });

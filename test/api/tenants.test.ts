@@ -18,7 +18,10 @@ async function embedAuth(body: Record<string, unknown>, tenant = tenantId, apiKe
 beforeAll(async () => {
   t = await startTestApp({ now: () => clock });
   embed = await t.createPartner({ tier: 'embed' });
-  const res = await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: key(), json: { name: 'Bistro Uno', email: 'Owner@Bistro.example', maxLocations: 2, ssoProvider: 'oidc' } });
+  const res = await http(t.base, 'POST', '/api/v1/partner/tenants', {
+    headers: key(),
+    json: { name: 'Bistro Uno', email: 'Owner@Bistro.example', maxLocations: 2, ssoProvider: 'oidc' },
+  });
   expect(res.status).toBe(201);
   ({ tenantId, setupUrl } = res.body);
   await http(t.base, 'POST', `/api/v1/partner/tenants/${tenantId}/stores`, { headers: key(), json: { externalStoreId: 'uno-1', name: 'Uno Downtown' } });
@@ -28,8 +31,22 @@ afterAll(() => t?.close());
 describe('POST /api/v1/partner/tenants', () => {
   test('201 {tenantId, setupUrl} for Platform Embed; the tenant is listed with its stores', async () => {
     expect(setupUrl).toMatch(/^http:\/\/localhost:\d+\/setup\/[A-Za-z0-9_-]{43}$/);
-    const q = await gql(t.base, embed.apiKey, `query($id: UUID!) { tenant(id: $id) { id name email maxLocations ssoProvider isDefault stores { externalStoreId } users { email } } tenants(first: 10) { nodes { id } } }`, { id: tenantId });
-    expect(q.body.data.tenant).toEqual({ id: tenantId, name: 'Bistro Uno', email: 'owner@bistro.example', maxLocations: 2, ssoProvider: 'oidc', isDefault: false, stores: [{ externalStoreId: 'uno-1' }], users: [] });
+    const q = await gql(
+      t.base,
+      embed.apiKey,
+      `query($id: UUID!) { tenant(id: $id) { id name email maxLocations ssoProvider isDefault stores { externalStoreId } users { email } } tenants(first: 10) { nodes { id } } }`,
+      { id: tenantId },
+    );
+    expect(q.body.data.tenant).toEqual({
+      id: tenantId,
+      name: 'Bistro Uno',
+      email: 'owner@bistro.example',
+      maxLocations: 2,
+      ssoProvider: 'oidc',
+      isDefault: false,
+      stores: [{ externalStoreId: 'uno-1' }],
+      users: [],
+    });
     expect(q.body.data.tenants.nodes.map((n: { id: string }) => n.id)).toEqual([tenantId, embed.tenantId]);
   });
 
@@ -61,7 +78,11 @@ describe('setup link', () => {
     expect(html).toContain('Welcome, Bistro Uno');
     expect(html).toContain('Single sign-on (OpenID Connect)');
     // SSO was requested: confirming without connecting it is refused, and the link stays valid
-    const unconnected = await fetch(local(setupUrl), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Bistro+Uno' });
+    const unconnected = await fetch(local(setupUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=Bistro+Uno',
+    });
     expect(unconnected.status).toBe(400);
     expect(await unconnected.text()).toMatch(/issuer/);
     expect((await fetch(local(setupUrl))).status).toBe(200);
@@ -83,7 +104,10 @@ describe('embed sign-in', () => {
   test('provisions the user, returns a one-time URL; opening it sets a secure session cookie and redirects to the page', async () => {
     const res = await embedAuth({ email: 'Maria@Bistro.example', name: 'Maria Lopez', externalStoreId: 'uno-1', page: 'invoices' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, data: { embedToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), embedUrl: expect.stringMatching(/\/embed\/session\?token=/) } });
+    expect(res.body).toEqual({
+      success: true,
+      data: { embedToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), embedUrl: expect.stringMatching(/\/embed\/session\?token=/) },
+    });
     const open = await fetch(local(res.body.data.embedUrl), { redirect: 'manual' });
     expect(open.status).toBe(303);
     expect(open.headers.get('location')).toBe('/app/invoices');
@@ -92,11 +116,23 @@ describe('embed sign-in', () => {
 
     // the session reads its own tenant through GraphQL, and nothing of the partner's other tenants
     const session = cookie.split(';')[0]!;
-    const viewer = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ viewer { tenants { id } } invoices(first: 5) { nodes { id } } }' }) });
+    const viewer = await fetch(`${t.base}/graphql`, {
+      method: 'POST',
+      headers: { cookie: session, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ viewer { tenants { id } } invoices(first: 5) { nodes { id } } }' }),
+    });
     expect(((await viewer.json()) as { data: unknown }).data).toEqual({ viewer: { tenants: [{ id: tenantId }] }, invoices: { nodes: [] } });
-    const foreign = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ vendors(tenantId: "${embed.tenantId}") { id } }` }) });
+    const foreign = await fetch(`${t.base}/graphql`, {
+      method: 'POST',
+      headers: { cookie: session, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ vendors(tenantId: "${embed.tenantId}") { id } }` }),
+    });
     expect(((await foreign.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('NOT_FOUND');
-    const usage = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ usage { amount } }' }) });
+    const usage = await fetch(`${t.base}/graphql`, {
+      method: 'POST',
+      headers: { cookie: session, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ usage { amount } }' }),
+    });
     expect(((await usage.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toBe('this operation needs an API key');
 
     // the same user again: reused, its role and store updated
@@ -148,7 +184,12 @@ describe('embed sign-in', () => {
 
   test('a store-scoped user sees only their store through the API too; an executive sees every store', async () => {
     const second = await http(t.base, 'POST', `/api/v1/partner/tenants/${tenantId}/stores`, { headers: key(), json: { externalStoreId: 'uno-2' } });
-    const stores = { one: (await gql(t.base, embed.apiKey, `{ stores(tenantId: "${tenantId}") { id externalStoreId } }`)).body.data.stores.find((s: { externalStoreId: string }) => s.externalStoreId === 'uno-1').id, two: second.body.data.store.id };
+    const stores = {
+      one: (await gql(t.base, embed.apiKey, `{ stores(tenantId: "${tenantId}") { id externalStoreId } }`)).body.data.stores.find(
+        (s: { externalStoreId: string }) => s.externalStoreId === 'uno-1',
+      ).id,
+      two: second.body.data.store.id,
+    };
     const upload = async (pdf: Buffer, storeId: string) => {
       const fd = new FormData();
       fd.append('tenantId', tenantId);
@@ -164,7 +205,11 @@ describe('embed sign-in', () => {
       return (await fetch(local(embedUrl), { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
     };
     const asSession = async (cookie: string, query: string) => {
-      const res = await fetch(`${t.base}/graphql`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      const res = await fetch(`${t.base}/graphql`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
       return (await res.json()) as { data?: any; errors?: Array<{ extensions: { code: string } }> };
     };
     const manager = await signIn('store_manager');

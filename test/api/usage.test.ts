@@ -57,10 +57,20 @@ describe('usage and billing', () => {
       byKind: [{ kind: 'invoice', documents: 4, amount: 3.4 }],
     });
     expect(usage.byTenant).toEqual([{ tenantId: p.tenantId, tenantName: expect.any(String), documents: 4, pages: 7, amount: 3.4 }]);
-    expect(Object.fromEntries(usage.byChannel.map((c: { channel: string; documents: number }) => [c.channel, c.documents]))).toEqual({ v1: 2, legacy: 1, graphql: 1 });
+    expect(Object.fromEntries(usage.byChannel.map((c: { channel: string; documents: number }) => [c.channel, c.documents]))).toEqual({
+      v1: 2,
+      legacy: 1,
+      graphql: 1,
+    });
 
     const legacyUsage = await http(t.base, 'GET', '/api/partner/usage', { headers: { authorization: `Bearer ${p.apiKey}` } });
-    expect(legacyUsage.body).toMatchObject({ success: true, plan: 'professional', usage: { requests: 2, documents: 4 }, limits: { perMinute: 60, perMonth: 10_000 }, remaining: { perMinute: 58, perMonth: 9_998 } });
+    expect(legacyUsage.body).toMatchObject({
+      success: true,
+      plan: 'professional',
+      usage: { requests: 2, documents: 4 },
+      limits: { perMinute: 60, perMonth: 10_000 },
+      remaining: { perMinute: 58, perMonth: 9_998 },
+    });
     // another month has nothing
     expect((await gql(t.base, p.apiKey, USAGE, { period: '2026-10' })).body.data!.usage).toMatchObject({ documents: 0, amount: 0, byTenant: [] });
     expect((await gql(t.base, p.apiKey, USAGE, { period: '2026-13' })).body.errors?.[0]?.message).toBe('period must be a month YYYY-MM (got "2026-13")');
@@ -75,7 +85,10 @@ describe('usage and billing', () => {
     await t.app.services.partners.setPrice({ partnerId: embed.partnerId, price: 0.3 });
     await http(t.base, 'POST', '/api/v1/partner/invoices/upload', { headers: { 'x-api-key': embed.apiKey }, body: form(pdfs.produce) });
     const second = await insertTenant(t.database.db, embed.partnerId, { name: 'Second brand' });
-    const res = await http(t.base, 'POST', '/api/v1/partner/invoices/upload', { headers: { 'x-api-key': embed.apiKey }, body: form(pdfs.paper, { tenantId: second.id }) });
+    const res = await http(t.base, 'POST', '/api/v1/partner/invoices/upload', {
+      headers: { 'x-api-key': embed.apiKey },
+      body: form(pdfs.paper, { tenantId: second.id }),
+    });
     expect(res.status).toBe(201);
     const usage = (await gql(t.base, embed.apiKey, USAGE)).body.data!.usage;
     expect(usage).toMatchObject({ documents: 2, amount: 0.6 });

@@ -115,7 +115,12 @@ describe('POST /api/v1/partner/webhooks: validation', () => {
     expect((await post({ url: 'https://93.184.215.14/hook', events: 'invoice.created' })).body.error).toMatch(/events is required: an array/);
     const ok = await post({ url: 'https://93.184.215.14/hook', events: ['vendor.created', 'invoice.failed'] });
     expect(ok.status).toBe(201);
-    expect(ok.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/), url: 'https://93.184.215.14/hook', events: ['vendor.created', 'invoice.failed'] });
+    expect(ok.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
+      url: 'https://93.184.215.14/hook',
+      events: ['vendor.created', 'invoice.failed'],
+    });
   });
 
   test('GraphQL gets the same messages; a key without webhooks:write is 403; another partner tenant is NOT_FOUND', async () => {
@@ -126,7 +131,10 @@ describe('POST /api/v1/partner/webhooks: validation', () => {
     const foreign = await gql(strict.base, strictPartner.apiKey, m, { u: 'https://93.184.215.14/', e: ['invoice.created'], t: other.tenantId });
     expect(foreign.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const { apiKey } = await strict.app.services.partners.createApiKey({ partnerId: other.partnerId, scopes: ['read'] });
-    const res = await http(strict.base, 'POST', '/api/v1/partner/webhooks', { headers: key(apiKey), json: { url: 'https://93.184.215.14/', events: ['invoice.created'] } });
+    const res = await http(strict.base, 'POST', '/api/v1/partner/webhooks', {
+      headers: key(apiKey),
+      json: { url: 'https://93.184.215.14/', events: ['invoice.created'] },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/webhooks:write/);
   });
@@ -195,7 +203,11 @@ describe('deliveries over HTTPS, signed per Standard Webhooks', () => {
     });
     const [d] = state.deliveries;
     expect(d).toMatchObject({ eventType: 'vendor.created', attempts: 3, lastStatus: 200, lastError: null });
-    expect(d.attemptLog.map((a: any) => [a.attempt, a.statusCode, a.error])).toEqual([[1, 500, 'HTTP 500: status 500'], [2, 500, 'HTTP 500: status 500'], [3, 200, null]]);
+    expect(d.attemptLog.map((a: any) => [a.attempt, a.statusCode, a.error])).toEqual([
+      [1, 500, 'HTTP 500: status 500'],
+      [2, 500, 'HTTP 500: status 500'],
+      [3, 200, null],
+    ]);
     const gaps = d.attemptLog.slice(1).map((a: any, i: number) => Date.parse(a.startedAt) - Date.parse(d.attemptLog[i].startedAt));
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(90);
     expect(byPath('/flaky')).toHaveLength(3);
@@ -237,7 +249,9 @@ describe('deliveries over HTTPS, signed per Standard Webhooks', () => {
 
   test('replay re-sends now with the same webhook-id; after rotation both secrets verify for a while', async () => {
     const first = (await webhookState(hook.id)).deliveries[0];
-    const rotated = await gql(t.base, partner.apiKey, 'mutation($id: UUID!) { rotateWebhookSecret(id: $id) { id secret previousSecretValidUntil } }', { id: hook.id });
+    const rotated = await gql(t.base, partner.apiKey, 'mutation($id: UUID!) { rotateWebhookSecret(id: $id) { id secret previousSecretValidUntil } }', {
+      id: hook.id,
+    });
     const newSecret = rotated.body.data!.rotateWebhookSecret.secret;
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(hook.secret);
@@ -249,7 +263,9 @@ describe('deliveries over HTTPS, signed per Standard Webhooks', () => {
     expect(again.headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(new Webhook(newSecret).verify(again.body, again.headers)).toMatchObject({ type: first.eventType });
     expect(new Webhook(hook.secret).verify(again.body, again.headers)).toMatchObject({ type: first.eventType });
-    const d = await until('the replay to be recorded', async () => (await webhookState(hook.id)).deliveries.find((x: any) => x.id === first.id && x.attempts === 2));
+    const d = await until('the replay to be recorded', async () =>
+      (await webhookState(hook.id)).deliveries.find((x: any) => x.id === first.id && x.attempts === 2),
+    );
     expect(d.attemptLog.map((a: any) => a.statusCode)).toEqual([200, 200]);
   });
 

@@ -53,7 +53,11 @@ describe('the OpenAPI document', () => {
 
   test('documents nothing beyond the contract list under /api', () => {
     const listed = new Set(CONTRACT_OPERATIONS.map(([m, p]) => `${m} ${p}`));
-    expect(contractPaths().map(({ method, path }) => `${method} ${path}`).filter((k) => !listed.has(k))).toEqual([]);
+    expect(
+      contractPaths()
+        .map(({ method, path }) => `${method} ${path}`)
+        .filter((k) => !listed.has(k)),
+    ).toEqual([]);
   });
 
   test('operationIds are present and unique (webhooks included)', () => {
@@ -113,7 +117,13 @@ describe('assertMatchesContract', () => {
   test('accepts a documented body', () => {
     expect(() => assertMatchesContract({ method: 'GET', url: '/api/v1/partner/vendors', status: 200, body: { vendors: [] } })).not.toThrow();
     expect(() =>
-      assertMatchesContract({ method: 'get', url: 'http://127.0.0.1:1234/api/v1/partner/vendors?limit=5', status: 200, body: { vendors: [vendor] }, contentType: 'application/json; charset=utf-8' }),
+      assertMatchesContract({
+        method: 'get',
+        url: 'http://127.0.0.1:1234/api/v1/partner/vendors?limit=5',
+        status: 200,
+        body: { vendors: [vendor] },
+        contentType: 'application/json; charset=utf-8',
+      }),
     ).not.toThrow();
   });
 
@@ -139,7 +149,9 @@ describe('assertMatchesContract', () => {
     expect(() => assertMatchesContract({ method: 'GET', url: '/api/v1/partner/vendors', status: 429, body: { error: 'x' } })).toThrow(
       /must have required property 'retryAfter'/,
     );
-    expect(() => assertMatchesContract({ method: 'GET', url: '/api/v1/partner/vendors', status: 429, body: { error: 'slow down', retryAfter: 12 } })).not.toThrow();
+    expect(() =>
+      assertMatchesContract({ method: 'GET', url: '/api/v1/partner/vendors', status: 429, body: { error: 'slow down', retryAfter: 12 } }),
+    ).not.toThrow();
     expect(() => assertMatchesContract({ method: 'GET', url: '/api/partner/usage', status: 401, body: { error: 'x' } })).toThrow(/success/);
     expect(() => assertMatchesContract({ method: 'GET', url: '/api/partner/usage', status: 401, body: { success: false, error: 'x' } })).not.toThrow();
   });
@@ -174,7 +186,9 @@ describe('assertMatchesContract', () => {
       createdAt: '2026-02-01T10:00:00.000Z',
     };
     // /invoices/upload (POST) is chosen over /invoices/{id}; its 201 needs splitInvoices on top of ExtractedInvoice
-    expect(() => assertMatchesContract({ method: 'POST', url: '/api/v1/partner/invoices/upload', status: 201, body: { ...invoice, splitInvoices: [] } })).not.toThrow();
+    expect(() =>
+      assertMatchesContract({ method: 'POST', url: '/api/v1/partner/invoices/upload', status: 201, body: { ...invoice, splitInvoices: [] } }),
+    ).not.toThrow();
     expect(() => assertMatchesContract({ method: 'POST', url: '/api/v1/partner/invoices/upload', status: 201, body: invoice })).toThrow(/splitInvoices/);
     const badLine = { ...invoice, lineItems: [{ ...invoice.lineItems[0], costCategory: 'snacks' }], splitInvoices: [] };
     expect(() => assertMatchesContract({ method: 'POST', url: '/api/v1/partner/invoices/upload', status: 201, body: badLine })).toThrow(
@@ -196,9 +210,13 @@ describe('assertMatchesContract', () => {
       remaining: { perMinute: 299, perMonth: null },
     };
     expect(() => assertMatchesContract({ method: 'GET', url: '/api/partner/usage', status: 200, body: usage })).not.toThrow();
-    expect(() => assertMatchesContract({ method: 'GET', url: '/api/partner/usage', status: 200, body: { ...usage, remaining: 5 } })).toThrow(/\/remaining must be object/);
+    expect(() => assertMatchesContract({ method: 'GET', url: '/api/partner/usage', status: 200, body: { ...usage, remaining: 5 } })).toThrow(
+      /\/remaining must be object/,
+    );
     const adapter = { correlation_id: 'abc', cache_hit: true, profile: 'default', data: { anything: 1 } };
     expect(() => assertMatchesContract({ method: 'POST', url: '/api/v1/partner/extract', status: 200, body: adapter })).not.toThrow();
-    expect(() => assertMatchesContract({ method: 'POST', url: '/api/v1/partner/extract', status: 409, body: { error: 'correlation_id reused with a different body' } })).not.toThrow();
+    expect(() =>
+      assertMatchesContract({ method: 'POST', url: '/api/v1/partner/extract', status: 409, body: { error: 'correlation_id reused with a different body' } }),
+    ).not.toThrow();
   });
 });

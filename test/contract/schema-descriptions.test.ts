@@ -99,7 +99,12 @@ function resolveRef(doc: Record<string, any>, ref: string): Record<string, any> 
 describe('schema descriptions (issue 18, point 2)', () => {
   test('every type, field, argument, input field, enum value and directive of the GraphQL schema is described', () => {
     const c = descriptionCoverage(buildSchema());
-    console.log(report('GraphQL description coverage (described/total):', KINDS.map((k) => [k, c.described[k], c.total[k]])));
+    console.log(
+      report(
+        'GraphQL description coverage (described/total):',
+        KINDS.map((k) => [k, c.described[k], c.total[k]]),
+      ),
+    );
     expect(c.total.types).toBeGreaterThan(50);
     expect(c.missing, `undescribed schema coordinates (${c.missing.length}):\n${c.missing.join('\n')}`).toEqual([]);
   });
@@ -158,7 +163,12 @@ describe('schema descriptions (issue 18, point 2)', () => {
         }
       }
     }
-    console.log(report('OpenAPI coverage (present/total):', Object.entries(tally).map(([k, [d, t]]) => [k, d, t])));
+    console.log(
+      report(
+        'OpenAPI coverage (present/total):',
+        Object.entries(tally).map(([k, [d, t]]) => [k, d, t]),
+      ),
+    );
     expect(tally.summaries[1]).toBeGreaterThan(20);
     expect(missing, `missing in schema/openapi.yaml (${missing.length}):\n${missing.join('\n')}`).toEqual([]);
     expect(invalid, `examples that do not match their schema (${invalid.length}):\n${invalid.join('\n')}`).toEqual([]);

@@ -5,7 +5,14 @@ import { buildReport } from '../../eval/extraction/report.ts';
 import type { DocResult } from '../../eval/extraction/run.ts';
 import { bandOf, fieldMatches, scoreLines } from '../../eval/extraction/score.ts';
 
-const line = (description: string, total: number, quantity: number | null = 1, unitPrice: number | null = total) => ({ description, sku: null, unit: null, quantity, unitPrice, total });
+const line = (description: string, total: number, quantity: number | null = 1, unitPrice: number | null = total) => ({
+  description,
+  sku: null,
+  unit: null,
+  quantity,
+  unitPrice,
+  total,
+});
 
 describe('eval scoring', () => {
   it('compares names loosely, dates and amounts exactly, and an expected null only with nothing', () => {
@@ -22,7 +29,10 @@ describe('eval scoring', () => {
 
   it('matches lines one to one by amount and half the description words', () => {
     const s = scoreLines(
-      [{ description: 'Olivenöl extra vergine 5 l', quantity: 2, unitPrice: 30, amount: 60 }, { description: 'Bergkäse', amount: 60 }],
+      [
+        { description: 'Olivenöl extra vergine 5 l', quantity: 2, unitPrice: 30, amount: 60 },
+        { description: 'Bergkäse', amount: 60 },
+      ],
       [line('Olivenol extra 5 l', 60, 2, 30), line('Versand', 60), line('Bergkase', 12)],
     );
     expect(s).toMatchObject({ expected: 2, extracted: 3, matched: 1, quantityRight: 1, quantityLabelled: 1, unitPriceRight: 1 });
@@ -31,7 +41,15 @@ describe('eval scoring', () => {
   it('puts confidences into bands and counts only values the engine returned', () => {
     expect([0, 49.5, 50, 69, 70, 89.9, 90, 100].map(bandOf)).toEqual(['0-49', '0-49', '50-69', '50-69', '70-89', '70-89', '90-100', '90-100']);
     const doc = (file: string, ok: boolean, got: unknown, confidence: number, language: string): DocResult => ({
-      file, kind: 'invoice', language, layout: 'boxed-table', lines: null, linesConfidence: null, confidence, keyRight: ok, pages: [],
+      file,
+      kind: 'invoice',
+      language,
+      layout: 'boxed-table',
+      lines: null,
+      linesConfidence: null,
+      confidence,
+      keyRight: ok,
+      pages: [],
       fields: { total: { expected: 10, got, ok, confidence } },
     });
     const r = buildReport([doc('a', true, 10, 95, 'de'), doc('b', false, 11, 92, 'de'), doc('c', false, null, 0, 'fr')]);
@@ -40,6 +58,9 @@ describe('eval scoring', () => {
     expect(total.bands['90-100']).toEqual({ n: 2, correct: 1, accuracy: 0.5 });
     expect(total.bands['0-49']!.n).toBe(0);
     expect(r.calibration.invoice!.find((c) => c.name === 'extractionConfidence')!.bands['0-49']!.n).toBe(1);
-    expect(r.byLanguage.map((g) => [g.key, g.header.correct, g.header.n])).toEqual([['de', 1, 2], ['fr', 0, 1]]);
+    expect(r.byLanguage.map((g) => [g.key, g.header.correct, g.header.n])).toEqual([
+      ['de', 1, 2],
+      ['fr', 0, 1],
+    ]);
   });
 });

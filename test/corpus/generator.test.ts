@@ -11,7 +11,13 @@ import { openPdf } from '../../src/extraction/pdf-text.ts';
 
 const cents = (n: number) => Math.round(n * 100);
 /** Words without case, accents or punctuation. */
-const words = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const words = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 /** The text layer as lines (words of about the same baseline, left to right). */
 async function textLines(pdf: Uint8Array): Promise<string[]> {
@@ -22,10 +28,23 @@ async function textLines(pdf: Uint8Array): Promise<string[]> {
       const words = [...(await doc.readTextPage(p)).words].sort((a, b) => a.y - b.y || a.x - b.x);
       let cur: typeof words = [];
       for (const w of words) {
-        if (cur.length && Math.abs(w.y - cur[0]!.y) > 2) (lines.push(cur.sort((a, b) => a.x - b.x).map((x) => x.text).join(' ')), (cur = []));
+        if (cur.length && Math.abs(w.y - cur[0]!.y) > 2)
+          (lines.push(
+            cur
+              .sort((a, b) => a.x - b.x)
+              .map((x) => x.text)
+              .join(' '),
+          ),
+            (cur = []));
         cur.push(w);
       }
-      if (cur.length) lines.push(cur.sort((a, b) => a.x - b.x).map((x) => x.text).join(' '));
+      if (cur.length)
+        lines.push(
+          cur
+            .sort((a, b) => a.x - b.x)
+            .map((x) => x.text)
+            .join(' '),
+        );
     }
   } finally {
     await doc.close();
@@ -59,7 +78,10 @@ describe('corpus generator', () => {
       for (const x of t.taxes) expect(cents(x.tax), where).toBe(Math.round(cents(x.base) * x.rate));
       expect(cents(t.subtotal) + cents(t.tax), where).toBe(cents(t.total));
       expect(cents(t.total) - cents(t.prepaid), where).toBe(cents(t.amountDue));
-      expect(entry.expected.lineItems.reduce((s, l) => s + cents(l.amount), 0), where).toBe(items);
+      expect(
+        entry.expected.lineItems.reduce((s, l) => s + cents(l.amount), 0),
+        where,
+      ).toBe(items);
       expect(entry.expected.invoiceDate, where).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       // Printed: the number as given, every word of the seller's name, and the amounts.
       const lines = await textLines(new Uint8Array(pdf));

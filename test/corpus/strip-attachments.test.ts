@@ -11,7 +11,12 @@ const XML = '<?xml version="1.0"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:un:un
 
 /** A text PDF carrying the XML the way e-invoices do: name tree, catalog /AF and a page file-attachment annotation. */
 async function eInvoicePdf(): Promise<Uint8Array> {
-  const text = await makeTextPdf([[{ text: 'Rechnung Nr. 2024-117 vom 05.06.2024', x: 50, y: 60 }, { text: 'Gesamtbetrag 119,00 EUR', x: 50, y: 90 }]]);
+  const text = await makeTextPdf([
+    [
+      { text: 'Rechnung Nr. 2024-117 vom 05.06.2024', x: 50, y: 60 },
+      { text: 'Gesamtbetrag 119,00 EUR', x: 50, y: 90 },
+    ],
+  ]);
   const doc = await PDFDocument.load(text);
   await doc.attach(Buffer.from(XML), 'factur-x.xml', { mimeType: 'text/xml', description: 'Factur-X', afRelationship: AFRelationship.Data });
   const reloaded = await PDFDocument.load(await doc.save());
@@ -24,7 +29,8 @@ async function eInvoicePdf(): Promise<Uint8Array> {
 }
 
 function embeddedStreams(doc: PDFDocument): number {
-  return doc.context.enumerateIndirectObjects().filter(([, o]) => o instanceof PDFStream && o.dict.get(PDFName.of('Type')) === PDFName.of('EmbeddedFile')).length;
+  return doc.context.enumerateIndirectObjects().filter(([, o]) => o instanceof PDFStream && o.dict.get(PDFName.of('Type')) === PDFName.of('EmbeddedFile'))
+    .length;
 }
 
 describe('strip-attachments', () => {

@@ -89,9 +89,20 @@ async function waitFor(cond: () => Promise<boolean>, ms: number): Promise<void> 
 }
 
 const row = (invoiceId: string) =>
-  db.selectFrom('invoices').innerJoin('documents', 'documents.id', 'invoices.documentId')
-    .select(['invoices.status', 'invoices.error', 'invoices.processingOwner', 'invoices.leaseUntil', 'invoices.extractionAttempts', 'documents.blobKey', 'documents.id as documentId'])
-    .where('invoices.id', '=', invoiceId).executeTakeFirstOrThrow();
+  db
+    .selectFrom('invoices')
+    .innerJoin('documents', 'documents.id', 'invoices.documentId')
+    .select([
+      'invoices.status',
+      'invoices.error',
+      'invoices.processingOwner',
+      'invoices.leaseUntil',
+      'invoices.extractionAttempts',
+      'documents.blobKey',
+      'documents.id as documentId',
+    ])
+    .where('invoices.id', '=', invoiceId)
+    .executeTakeFirstOrThrow();
 
 async function processingInvoiceIds(tenantId: string): Promise<string[]> {
   const rows = await db.selectFrom('invoices').select('id').where('tenantId', '=', tenantId).where('status', '=', 'processing').execute();
@@ -107,7 +118,13 @@ async function crashedUpload(dead: Services, principal: Principal, pdf: Buffer, 
     id = (await processingInvoiceIds(principal.defaultTenantId!)).find((i) => !before.includes(i)) ?? '';
     if (!id) return false;
     const { blobKey } = await row(id);
-    return blobKey !== null && (await blobs.get(blobKey).then(() => true, () => false));
+    return (
+      blobKey !== null &&
+      (await blobs.get(blobKey).then(
+        () => true,
+        () => false,
+      ))
+    );
   }, 10_000);
   return id;
 }
@@ -137,7 +154,10 @@ test('a live lease is left alone; once it runs out exactly one of two sweeping i
 
   // A dies (no more renewals, its extraction never returns); B and C sweep at the same moment.
   a.keeper.stop();
-  await waitFor(async () => (await sql<{ expired: boolean }>`select lease_until < now() as expired from invoices where id = ${invoiceId}`.execute(db)).rows[0]!.expired, 5000);
+  await waitFor(
+    async () => (await sql<{ expired: boolean }>`select lease_until < now() as expired from invoices where id = ${invoiceId}`.execute(db)).rows[0]!.expired,
+    5000,
+  );
   const claimed = await Promise.all([b.recovery.sweep({ anyOwner: false }), c.recovery.sweep({ anyOwner: false })]);
   expect(claimed.sort()).toEqual([0, 1]);
   const done = await row(invoiceId);
@@ -176,8 +196,16 @@ test('a record without its bytes, or interrupted twice, ends failed with the rea
   await blobs.delete((await row(missing)).blobKey!);
   // Records from before this change (no lease): one old enough to be orphaned, whose Extraction-tier file was never
   // stored; one just opened, which an instance of the old version may still be extracting (a rolling deploy).
-  await db.updateTable('documents').set({ blobKey: null, blobTemporary: false }).where('id', '=', (await row(legacy)).documentId).execute();
-  await db.updateTable('invoices').set({ processingOwner: null, leaseUntil: null, createdAt: sql<Date>`now() - interval '6 minutes'` }).where('id', '=', legacy).execute();
+  await db
+    .updateTable('documents')
+    .set({ blobKey: null, blobTemporary: false })
+    .where('id', '=', (await row(legacy)).documentId)
+    .execute();
+  await db
+    .updateTable('invoices')
+    .set({ processingOwner: null, leaseUntil: null, createdAt: sql<Date>`now() - interval '6 minutes'` })
+    .where('id', '=', legacy)
+    .execute();
   const inFlight = await crashedUpload(dead, temp, await makeInvoicePdf(produceInvoice));
   await db.updateTable('invoices').set({ processingOwner: null, leaseUntil: null }).where('id', '=', inFlight).execute();
   await db.updateTable('invoices').set({ extractionAttempts: 2 }).where('id', '=', twice).execute();
@@ -185,13 +213,27 @@ test('a record without its bytes, or interrupted twice, ends failed with the rea
   const ended = await crashedUpload(dead, temp, await makeInvoicePdf(produceInvoice));
   const endedKey = (await row(ended)).blobKey!;
   await db.updateTable('invoices').set({ status: 'failed', error: 'no invoice could be found in the document' }).where('id', '=', ended).execute();
-  await db.updateTable('invoices').set({ leaseUntil: sql<Date>`now() - interval '1 second'` }).where('processingOwner', '=', 'instance-dead').where('status', '=', 'processing').execute();
+  await db
+    .updateTable('invoices')
+    .set({ leaseUntil: sql<Date>`now() - interval '1 second'` })
+    .where('processingOwner', '=', 'instance-dead')
+    .where('status', '=', 'processing')
+    .execute();
 
   expect(await sweeper.recovery.sweep({ anyOwner: false })).toBe(4);
   expect(await row(kept)).toMatchObject({ status: 'processed', blobKey: keptKey });
   expect((await blobs.get(keptKey)).length).toBeGreaterThan(0);
-  expect(await row(missing)).toMatchObject({ status: 'failed', error: 'processing was interrupted and the stored file is missing; upload it again', blobKey: null });
-  expect(await row(twice)).toMatchObject({ status: 'failed', error: 'processing was interrupted twice; upload the document again', blobKey: null, extractionAttempts: 3 });
+  expect(await row(missing)).toMatchObject({
+    status: 'failed',
+    error: 'processing was interrupted and the stored file is missing; upload it again',
+    blobKey: null,
+  });
+  expect(await row(twice)).toMatchObject({
+    status: 'failed',
+    error: 'processing was interrupted twice; upload the document again',
+    blobKey: null,
+    extractionAttempts: 3,
+  });
   await expect(blobs.get(twiceKey)).rejects.toBeInstanceOf(BlobNotFoundError);
   expect(await row(legacy)).toMatchObject({ status: 'failed', error: 'processing was interrupted and the file was not kept; upload it again' });
   expect(await row(ended)).toMatchObject({ status: 'failed', blobKey: null });
@@ -229,7 +271,9 @@ test('bytes that cannot be stored end the upload failed (a 500 for the caller), 
   const down: BlobStore = { ...blobs, put: async () => Promise.reject(new Error('bucket unavailable')) };
   const a = await instance('instance-no-storage', undefined, down);
   const { apiKey, tenantId } = await a.partners.createPartner({ name: 'No Storage', tier: 'storage' });
-  await expect(a.uploads.uploadInvoice(await a.authenticate(apiKey), { file: file(await makeInvoicePdf(produceInvoice)) })).rejects.toThrow('bucket unavailable');
+  await expect(a.uploads.uploadInvoice(await a.authenticate(apiKey), { file: file(await makeInvoicePdf(produceInvoice)) })).rejects.toThrow(
+    'bucket unavailable',
+  );
   const [invoice] = await db.selectFrom('invoices').select('id').where('tenantId', '=', tenantId).execute();
   expect(await row(invoice!.id)).toMatchObject({
     status: 'failed',

@@ -40,9 +40,7 @@ test('migrations run through pg against a server and are recorded', async () => 
   expect(await migrateToLatest(database.db)).toEqual([]); // forward-only and idempotent
   const tables = await sql<{ tableName: string }>`
     select table_name from information_schema.tables where table_schema = 'public' order by table_name`.execute(database.db);
-  expect(tables.rows.map((r) => r.tableName)).toEqual(
-    expect.arrayContaining(['api_keys', 'partners', 'stores', 'tenants', 'vendors']),
-  );
+  expect(tables.rows.map((r) => r.tableName)).toEqual(expect.arrayContaining(['api_keys', 'partners', 'stores', 'tenants', 'vendors']));
   const ext = await sql<{ extname: string }>`select extname from pg_extension where extname = 'vector'`.execute(database.db);
   expect(ext.rows).toHaveLength(1);
 });

@@ -38,14 +38,28 @@ const VALUES = sql`select
 test('the embedded driver parses and prepares values exactly as pg does', async () => {
   const [a, b] = await Promise.all([VALUES.execute(direct.db), VALUES.execute(wire.db)]);
   expect(a.rows).toEqual(b.rows);
-  expect(a.rows[0]).toMatchObject({ day: '2026-03-09', money: '12.50', big: '9007199254740993', vec: '[1,2.5,3]', tags: ['a', 'b"c'], doc: { a: [1, 'x'] }, paramDoc: { k: 1 } });
+  expect(a.rows[0]).toMatchObject({
+    day: '2026-03-09',
+    money: '12.50',
+    big: '9007199254740993',
+    vec: '[1,2.5,3]',
+    tags: ['a', 'b"c'],
+    doc: { a: [1, 'x'] },
+    paramDoc: { k: 1 },
+  });
 });
 
 test('affected rows, multi-statement scripts, errors and transactions', async () => {
   await sql`create table dialect_probe (id int primary key, note text)`.execute(direct.db);
-  const inserted = await direct.db.insertInto('dialect_probe' as never).values([{ id: 1 }, { id: 2 }] as never).executeTakeFirst();
+  const inserted = await direct.db
+    .insertInto('dialect_probe' as never)
+    .values([{ id: 1 }, { id: 2 }] as never)
+    .executeTakeFirst();
   expect(inserted.numInsertedOrUpdatedRows).toBe(2n);
-  const updated = await direct.db.updateTable('dialect_probe' as never).set({ note: 'x' } as never).executeTakeFirst();
+  const updated = await direct.db
+    .updateTable('dialect_probe' as never)
+    .set({ note: 'x' } as never)
+    .executeTakeFirst();
   expect(updated.numUpdatedRows).toBe(2n);
   await expect(sql`insert into dialect_probe (id) values (${1})`.execute(direct.db)).rejects.toMatchObject({ code: '23505', constraint: 'dialect_probe_pkey' });
   await sql.raw('insert into dialect_probe (id) values (10); insert into dialect_probe (id) values (11)').execute(direct.db);

@@ -19,7 +19,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function pdfFilesUnder(dir: string): string[] {
   try {
-    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.pdf')).map((f) => path.join(dir, f));
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.pdf'))
+      .map((f) => path.join(dir, f));
   } catch {
     return [];
   }
@@ -40,7 +42,12 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-crash-recovery-'));
   const blobDir = path.join(dataDir, 'blobs');
   try {
-    const env = serverEnv({ DATA_DIR: dataDir, EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'), OUTBOUND_ALLOW_LOOPBACK: '1', WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s' });
+    const env = serverEnv({
+      DATA_DIR: dataDir,
+      EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
+      OUTBOUND_ALLOW_LOOPBACK: '1',
+      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s',
+    });
     const [produce, paper] = await Promise.all([
       makeScannedInvoicePdf({ ...produceInvoice, linesPerPage: 4 }),
       makeScannedInvoicePdf({ ...paperGoodsInvoice, linesPerPage: 2 }),
@@ -50,10 +57,18 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     const headers = { 'x-api-key': apiKey };
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const events = ['invoice.created', 'invoice.processed', 'invoice.failed'];
-    const reg = await fetch(`${first.base}/api/v1/partner/webhooks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ url, events }) });
+    const reg = await fetch(`${first.base}/api/v1/partner/webhooks`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, events }),
+    });
     expect(reg.status).toBe(201);
     const gql = async (base: string, query: string) => {
-      const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+      const res = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
       return ((await res.json()) as { data: any }).data;
     };
 
@@ -61,13 +76,21 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     const kept = new FormData();
     kept.append('file', new Blob([produce]), 'produce.pdf');
     const temporary = new FormData();
-    temporary.append('operations', JSON.stringify({ query: 'mutation($f: Upload!) { uploadInvoice(file: $f, keepFile: false) { invoice { id } } }', variables: { f: null } }));
+    temporary.append(
+      'operations',
+      JSON.stringify({ query: 'mutation($f: Upload!) { uploadInvoice(file: $f, keepFile: false) { invoice { id } } }', variables: { f: null } }),
+    );
     temporary.append('map', JSON.stringify({ 0: ['variables.f'] }));
     temporary.append('0', new Blob([paper]), 'paper.pdf');
     const uploads = [
       fetch(`${first.base}/api/v1/partner/invoices/upload`, { method: 'POST', headers, body: kept }),
       fetch(`${first.base}/graphql`, { method: 'POST', headers: { ...headers, 'apollo-require-preflight': 'true' }, body: temporary }),
-    ].map((p) => p.then((res) => res.status, (err: Error) => err.name));
+    ].map((p) =>
+      p.then(
+        (res) => res.status,
+        (err: Error) => err.name,
+      ),
+    );
 
     // Kill once both records are `processing` and both files are on disk (stored before extraction).
     let ids: string[] = [];
@@ -89,7 +112,11 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     const listeningInMs = Date.now() - restartedAt;
     // The server answers while it re-extracts in the background.
     expect((await fetch(`${second.base}/healthz`)).status).toBe(200);
-    const statuses = async () => (await gql(second.base, `{ ${ids.map((id, i) => `i${i}: invoice(id: "${id}") { status error vendorName total notes }`).join(' ')} }`)) as Record<string, { status: string; error: string | null; vendorName: string | null; total: number | null }>;
+    const statuses = async () =>
+      (await gql(second.base, `{ ${ids.map((id, i) => `i${i}: invoice(id: "${id}") { status error vendorName total notes }`).join(' ')} }`)) as Record<
+        string,
+        { status: string; error: string | null; vendorName: string | null; total: number | null }
+      >;
     expect(Object.values(await statuses()).some((i) => i.status === 'processing')).toBe(true);
 
     let final = await statuses();
@@ -116,7 +143,11 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     const end = Date.now() + 10_000;
     while (terminal().length < 2 && Date.now() < end) await sleep(100);
     await sleep(1500); // a second terminal event would be delivered by now
-    expect(terminal().map((d) => `${d.invoiceId} ${d.type}`).sort()).toEqual(ids.map((id) => `${id} invoice.processed`).sort());
+    expect(
+      terminal()
+        .map((d) => `${d.invoiceId} ${d.type}`)
+        .sort(),
+    ).toEqual(ids.map((id) => `${id} invoice.processed`).sort());
 
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
@@ -124,15 +155,34 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
     try {
       const outbox = await database.db.selectFrom('outboxEvents').select(['subjectId', 'type']).where('subjectId', 'in', ids).orderBy('id').execute();
       for (const id of ids) expect(outbox.filter((e) => e.subjectId === id).map((e) => e.type)).toEqual(['invoice.created', 'invoice.processed']);
-      const docs = await database.db.selectFrom('invoices').innerJoin('documents', 'documents.id', 'invoices.documentId')
-        .select(['invoices.vendorName', 'invoices.extractionAttempts', 'invoices.processingOwner', 'documents.blobKey', 'documents.blobTemporary', 'documents.channel'])
-        .where('invoices.id', 'in', ids).execute();
+      const docs = await database.db
+        .selectFrom('invoices')
+        .innerJoin('documents', 'documents.id', 'invoices.documentId')
+        .select([
+          'invoices.vendorName',
+          'invoices.extractionAttempts',
+          'invoices.processingOwner',
+          'documents.blobKey',
+          'documents.blobTemporary',
+          'documents.channel',
+        ])
+        .where('invoices.id', 'in', ids)
+        .execute();
       expect(Object.fromEntries(docs.map((d) => [d.vendorName, d]))).toMatchObject({
-        [produceInvoice.vendor]: { extractionAttempts: 2, processingOwner: null, blobKey: expect.stringMatching(/\.pdf$/), blobTemporary: false, channel: 'v1' },
+        [produceInvoice.vendor]: {
+          extractionAttempts: 2,
+          processingOwner: null,
+          blobKey: expect.stringMatching(/\.pdf$/),
+          blobTemporary: false,
+          channel: 'v1',
+        },
         [paperGoodsInvoice.vendor]: { extractionAttempts: 2, processingOwner: null, blobKey: null, blobTemporary: true, channel: 'graphql' },
       });
       const usage = await database.db.selectFrom('usageRecords').select(['channel', 'pages']).orderBy('channel').execute();
-      expect(usage).toEqual([{ channel: 'graphql', pages: 2 }, { channel: 'v1', pages: 2 }]); // metered once each
+      expect(usage).toEqual([
+        { channel: 'graphql', pages: 2 },
+        { channel: 'v1', pages: 2 },
+      ]); // metered once each
     } finally {
       await database.close();
     }

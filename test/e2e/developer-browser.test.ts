@@ -68,7 +68,11 @@ describe.skipIf(skip)('developer pages in a browser, offline', () => {
     await page.fill('#api-key', apiKey);
     await page.locator('#api-key').dispatchEvent('change');
     // The key stays in this browser for the next visit.
-    expect(await page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('partner-api.explorer.key'))).toBe(apiKey);
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('partner-api.explorer.key'),
+      ),
+    ).toBe(apiKey);
     await page.waitForSelector('.graphiql-container .graphiql-query-editor', { timeout: 30_000 });
     await page.click('.graphiql-execute-button');
     await expect.poll(async () => page.locator('.graphiql-response').innerText(), { timeout: 30_000 }).toContain('Docs Reader Software');

@@ -32,7 +32,10 @@ const invoice = (vendor: string, number: string, date: string, lines = produceIn
 });
 
 async function createTenant(name: string, stores: Array<[string, string]>) {
-  const res = await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: key(), json: { name, email: `owner@${name.split(' ')[0]!.toLowerCase()}.example`, maxLocations: 3 } });
+  const res = await http(t.base, 'POST', '/api/v1/partner/tenants', {
+    headers: key(),
+    json: { name, email: `owner@${name.split(' ')[0]!.toLowerCase()}.example`, maxLocations: 3 },
+  });
   expect(res.status).toBe(201);
   const out = { id: res.body.tenantId as string, stores: {} as Record<string, string> };
   for (const [externalStoreId, storeName] of stores) {
@@ -83,7 +86,10 @@ beforeAll(async () => {
     i: { displayName: 'Acme Back Office', primaryColor: '#0B7A75', logoUrl: logo },
   });
   expect(branded.body.data.setBranding).toEqual({ displayName: 'Acme Back Office', primaryColor: '#0b7a75' });
-  tenants.bistro = await createTenant('Harbor Street Bistro', [['hb-1', 'Harbor Downtown'], ['hb-2', 'Harbor Airport']]);
+  tenants.bistro = await createTenant('Harbor Street Bistro', [
+    ['hb-1', 'Harbor Downtown'],
+    ['hb-2', 'Harbor Airport'],
+  ]);
   tenants.diner = await createTenant('Faraway Diner', [['fd-1', 'Faraway Main']]);
   await upload(tenants.bistro, 'hb-1', invoice('Green Valley Produce Co.', 'INV-30001', '2026-11-05'));
   await upload(tenants.bistro, 'hb-2', invoice('Airport Seafood Supply Inc.', 'ASS-118', '2026-11-09'));
@@ -135,7 +141,13 @@ describe.skipIf(skip)('embed sign-in in a browser', () => {
     expect(problems).toEqual([]);
 
     // The other pages render in the same session (and still only this tenant's store).
-    for (const [path, heading] of [['/app/invoices', 'Invoices'], ['/app/inventory', 'Inventory'], ['/app/scheduling', 'Scheduling'], ['/app/pl', 'Profit & loss: spend'], ['/app/reports', 'Profit & loss: spend']]) {
+    for (const [path, heading] of [
+      ['/app/invoices', 'Invoices'],
+      ['/app/inventory', 'Inventory'],
+      ['/app/scheduling', 'Scheduling'],
+      ['/app/pl', 'Profit & loss: spend'],
+      ['/app/reports', 'Profit & loss: spend'],
+    ]) {
       const res = await page.goto(t.base + path!);
       expect(res?.status(), path).toBe(200);
       expect(await page.locator('h1').textContent()).toBe(heading);

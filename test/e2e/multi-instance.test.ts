@@ -99,7 +99,14 @@ test('an upload on A reaches a subscriber on B, and one on B reaches A', async (
 test('a key revoked elsewhere on the shared database closes its sockets on both instances within 5 s (4403)', async () => {
   const { apiKey: doomed } = await createPartnersService(database.db).createApiKey({ partnerId });
   const closed = [a, b].map((server) => {
-    const c = createClient({ url: `${server.base.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { apiKey: doomed }, retryAttempts: 0, lazy: false, onNonLazyError: () => {} });
+    const c = createClient({
+      url: `${server.base.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { apiKey: doomed },
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => {},
+    });
     clients.push(c);
     const ticks: unknown[] = [];
     c.subscribe({ query: 'subscription { serverTime(everyMs: 250) }' }, { next: (t) => ticks.push(t), error: () => {}, complete: () => {} });
@@ -121,4 +128,3 @@ test('a key revoked elsewhere on the shared database closes its sockets on both 
     expect(at - revokedAt).toBeLessThan(5000);
   }
 }, 60_000);
-

@@ -16,7 +16,10 @@ afterAll(() => running.forEach((p) => p.exitCode === null && p.kill('SIGKILL')))
 /** The pids of a process's children (procps `pgrep -P`). */
 const childrenOf = (pid: number): number[] => {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -32,7 +35,10 @@ const alive = (pid: number) => {
 
 test('SIGTERM to `npm start` stops the server it runs and releases the data directory', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-npm-start-'));
-  const npm = spawn('npm', ['start', '--loglevel=warn'], { cwd: ROOT, env: serverEnv({ DATA_DIR: dataDir, EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir') }) });
+  const npm = spawn('npm', ['start', '--loglevel=warn'], {
+    cwd: ROOT,
+    env: serverEnv({ DATA_DIR: dataDir, EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir') }),
+  });
   running.push(npm);
   let out = '';
   npm.stdout.on('data', (d) => (out += d));

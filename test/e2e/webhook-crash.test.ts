@@ -40,7 +40,11 @@ test('a delivery that failed once survives kill -9 of the server and is delivere
     const apiKey = demoApiKey(first);
     const headers = { 'x-api-key': apiKey };
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    const reg = await fetch(`${first.base}/api/v1/partner/webhooks`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ url, events: ['invoice.processed'] }) });
+    const reg = await fetch(`${first.base}/api/v1/partner/webhooks`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ url, events: ['invoice.processed'] }),
+    });
     expect(reg.status).toBe(201);
     const fd = new FormData();
     fd.append('file', new Blob([await makeInvoicePdf(produceInvoice)]), 'i.pdf');

@@ -45,7 +45,10 @@ test('batches inputs, restores order by index, L2-normalises, sends model and be
   expect(seen).toHaveLength(0); // dimensions configured: no probe
   const texts = ['a', 'bb', '', 'dddd', 'eeeee'];
   const vectors = await e.embed(texts);
-  expect(seen.map((s) => s.body.input)).toEqual([['a', 'bb'], ['dddd', 'eeeee']]);
+  expect(seen.map((s) => s.body.input)).toEqual([
+    ['a', 'bb'],
+    ['dddd', 'eeeee'],
+  ]);
   expect(seen.every((s) => s.url === '/v1/embeddings' && s.auth === 'Bearer sk-test' && s.body.model === 'nomic-embed-text')).toBe(true);
   expect(Array.from(vectors[2]!)).toEqual([0, 0, 0]); // blank text: zero vector, not sent
   texts.forEach((t, i) => {

@@ -44,8 +44,10 @@ describe('generated corpus accuracy (regression floors)', () => {
     const report = buildReport(docs);
     const header = report.header.invoice!.accuracy!;
     const allLines = report.lineItems.invoice!.allLinesMatched;
-    console.log(`${printReport(report, false)}\n\ncorpus seed ${SEED}: ${COUNT} invoices in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
-      `header fields ${(header * 100).toFixed(1)}% (floor ${(FLOORS.headerAccuracy * 100).toFixed(0)}%), every line matched ${(allLines * 100).toFixed(1)}% (floor ${(FLOORS.allLinesMatched * 100).toFixed(0)}%)`);
+    console.log(
+      `${printReport(report, false)}\n\ncorpus seed ${SEED}: ${COUNT} invoices in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
+        `header fields ${(header * 100).toFixed(1)}% (floor ${(FLOORS.headerAccuracy * 100).toFixed(0)}%), every line matched ${(allLines * 100).toFixed(1)}% (floor ${(FLOORS.allLinesMatched * 100).toFixed(0)}%)`,
+    );
 
     expect(new Set(docs.map((d) => d.language))).toEqual(new Set(LANGUAGES));
     expect(new Set(docs.map((d) => d.layout))).toEqual(new Set(LAYOUTS));

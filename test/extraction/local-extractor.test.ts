@@ -21,7 +21,9 @@ const page = (lines: string[]): PageText => ({
   height: 800,
   source: 'text-layer',
   ms: 1,
-  words: lines.flatMap((line, i) => line.split(' ').map((text, j) => ({ text, x: 40 + j * 60, y: 40 + i * 20, width: text.length * 6, height: 10, confidence: 100 }))),
+  words: lines.flatMap((line, i) =>
+    line.split(' ').map((text, j) => ({ text, x: 40 + j * 60, y: 40 + i * 20, width: text.length * 6, height: 10, confidence: 100 })),
+  ),
 });
 
 describe('local extractor', () => {

@@ -11,10 +11,7 @@ export interface FuzzContext {
   keys: { demo: string; legacy: string };
 }
 
-export type HttpBody =
-  | { type: 'json'; value: unknown }
-  | { type: 'text'; text: string | Huge }
-  | { type: 'form'; form: MultipartForm };
+export type HttpBody = { type: 'json'; value: unknown } | { type: 'text'; text: string | Huge } | { type: 'form'; form: MultipartForm };
 
 export interface HttpCase {
   channel: 'http';
@@ -59,7 +56,9 @@ export function authArb(where: KeyHeader, ctx: FuzzContext, legacyWeight = 1): f
       weight: 2,
       arbitrary: fc.oneof(
         fc.stringMatching(/^pk_[A-Za-z0-9_-]{32}$/).map(put),
-        fc.constantFrom('pk_', 'pk_ ', 'PK_x', 'null', `${ctx.keys.demo}x`, ctx.keys.demo.slice(0, -1), `pk_${'a'.repeat(20_000)}`, `${ctx.keys.demo}\t`).map(put),
+        fc
+          .constantFrom('pk_', 'pk_ ', 'PK_x', 'null', `${ctx.keys.demo}x`, ctx.keys.demo.slice(0, -1), `pk_${'a'.repeat(20_000)}`, `${ctx.keys.demo}\t`)
+          .map(put),
         fc.constant(wrongHeader),
         fc.constantFrom('Bearer', 'Basic Zm9vOmJhcg==', `bearer  ${ctx.keys.demo}`, `Token ${ctx.keys.demo}`).map((v): Headers => ({ authorization: v })),
       ),
@@ -76,11 +75,49 @@ export const idempotencyArb: fc.Arbitrary<Record<string, string>> = fc.oneof(
 /** Bodies that are not the JSON object a route expects: malformed JSON, other types, other content types. */
 export function oddJsonBody(valid: unknown): fc.Arbitrary<{ body: HttpBody; contentType?: string }> {
   const json = toText(valid).slice(0, 4000);
-  const text = (t: string | Huge, contentType?: string) => ({ body: { type: 'text' as const, text: t }, ...(contentType === undefined ? {} : { contentType }) });
+  const text = (t: string | Huge, contentType?: string) => ({
+    body: { type: 'text' as const, text: t },
+    ...(contentType === undefined ? {} : { contentType }),
+  });
   return fc.oneof(
     fc.nat(json.length).map((n) => text(json.slice(0, n), 'application/json')),
-    fc.constantFrom(`${json}garbage`, `\ufeff${json}`, "{'a': 1}", '{"a":1,"a":2}', '{"a":NaN}', '{"a":1e400}', '[1,2', '', 'null', '[]', '"str"', '123', 'true', '{"__proto__":{"x":1}}', '/* c */ {}', '\u0000').map((t) => text(t, 'application/json')),
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/vnd.api+json', 'APPLICATION/JSON', 'application/json, text/plain', 'application/octet-stream', 'multipart/form-data; boundary=x', '', '*/*', 'application/json; boundary=\u00ff').map((ct) => text(json, ct)),
+    fc
+      .constantFrom(
+        `${json}garbage`,
+        `\ufeff${json}`,
+        "{'a': 1}",
+        '{"a":1,"a":2}',
+        '{"a":NaN}',
+        '{"a":1e400}',
+        '[1,2',
+        '',
+        'null',
+        '[]',
+        '"str"',
+        '123',
+        'true',
+        '{"__proto__":{"x":1}}',
+        '/* c */ {}',
+        '\u0000',
+      )
+      .map((t) => text(t, 'application/json')),
+    fc
+      .constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+        'application/json; charset=latin1',
+        'application/json; charset=utf-16',
+        'application/vnd.api+json',
+        'APPLICATION/JSON',
+        'application/json, text/plain',
+        'application/octet-stream',
+        'multipart/form-data; boundary=x',
+        '',
+        '*/*',
+        'application/json; boundary=\u00ff',
+      )
+      .map((ct) => text(json, ct)),
     fc.constant(text(`{"a":${'['.repeat(200_000)}`, 'application/json')),
     fc.constant(text(new Huge(' ', 2_000_000), 'application/json')),
   );

@@ -22,13 +22,29 @@ const documents: fc.Arbitrary<[string, string | Huge]> = fc.oneof(
   fc.integer({ min: 1, max: 60 }).map((n): [string, string] => ['deep valid', nestedVendors(n)]),
   fc.integer({ min: 5, max: 3000 }).map((n): [string, string] => ['deep unknown fields', `{ ${'a { '.repeat(n)}b${' }'.repeat(n)} }`]),
   fc.integer({ min: 100, max: 4990 }).map((n): [string, string] => ['deep list literal', `{ vendors(limit: ${'['.repeat(n)}${']'.repeat(n)}) { id } }`]),
-  fc.integer({ min: 100, max: 2490 }).map((n): [string, string] => ['deep object literal', `{ invoices(filter: ${'{ a: '.repeat(n)}1${' }'.repeat(n)}) { nodes { id } } }`]),
-  fc.integer({ min: 10, max: 3000 }).map((n): [string, string] => ['deep introspection', `{ __schema { types { ${'fields { type { ofType { '.repeat(n)}name${' } } }'.repeat(n)} } } }`]),
+  fc
+    .integer({ min: 100, max: 2490 })
+    .map((n): [string, string] => ['deep object literal', `{ invoices(filter: ${'{ a: '.repeat(n)}1${' }'.repeat(n)}) { nodes { id } } }`]),
+  fc
+    .integer({ min: 10, max: 3000 })
+    .map((n): [string, string] => ['deep introspection', `{ __schema { types { ${'fields { type { ofType { '.repeat(n)}name${' } } }'.repeat(n)} } } }`]),
   fc.integer({ min: 20, max: 2500 }).map((n): [string, string] => ['aliases', `{ ${repeat(n, (i) => `a${i}: viewer { name }`)} }`]),
-  fc.integer({ min: 2, max: 200 }).map((n): [string, string] => ['aliased lists', `{ ${repeat(n, (i) => `a${i}: invoices(first: 100) { nodes { id lineItems { description } } }`)} }`]),
+  fc
+    .integer({ min: 2, max: 200 })
+    .map((n): [string, string] => ['aliased lists', `{ ${repeat(n, (i) => `a${i}: invoices(first: 100) { nodes { id lineItems { description } } }`)} }`]),
   fc.integer({ min: 2, max: 3000 }).map((n): [string, string] => ['repeated fields', `{ ${'viewer { name tenants { id } } '.repeat(n)} }`]),
-  fc.integer({ min: 2, max: 40 }).map((n): [string, string] => ['fragment bomb', `query { ...F0 } ${repeat(n, (i) => `fragment F${i} on Query { ${i === n - 1 ? 'viewer { name }' : `...F${i + 1} ...F${i + 1}`} }`)}`]),
-  fc.integer({ min: 1, max: 600 }).map((n): [string, string] => ['fragment chain', `query { ...F0 } ${repeat(n, (i) => `fragment F${i} on Query { viewer { name } ${i === n - 1 ? '' : `...F${i + 1}`} }`)}`]),
+  fc
+    .integer({ min: 2, max: 40 })
+    .map((n): [string, string] => [
+      'fragment bomb',
+      `query { ...F0 } ${repeat(n, (i) => `fragment F${i} on Query { ${i === n - 1 ? 'viewer { name }' : `...F${i + 1} ...F${i + 1}`} }`)}`,
+    ]),
+  fc
+    .integer({ min: 1, max: 600 })
+    .map((n): [string, string] => [
+      'fragment chain',
+      `query { ...F0 } ${repeat(n, (i) => `fragment F${i} on Query { viewer { name } ${i === n - 1 ? '' : `...F${i + 1}`} }`)}`,
+    ]),
   fc.constantFrom<[string, string]>(
     ['fragment cycle', 'query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }'],
     ['fragment self cycle', 'query { ...A } fragment A on Query { viewer { name } ...A }'],
@@ -66,7 +82,12 @@ const documents: fc.Arbitrary<[string, string | Huge]> = fc.oneof(
   fc.constantFrom(100_000, 1_000_000).map((n): [string, string] => ['huge block string', `{ search(query: """${'a\n'.repeat(n / 2)}""") { totalResults } }`]),
   fc.integer({ min: 4000, max: 100_000 }).map((n): [string, string] => ['many tokens', `{ viewer { name ${' __typename'.repeat(n)} } }`]),
   fc.string({ unit: 'binary', maxLength: 200 }).map((s): [string, string] => ['garbage', s]),
-  fc.array(fc.constantFrom('{', '}', '(', ')', '[', ']', '$', '!', ':', '...', '@', '=', '|', '&', 'query', 'viewer', 'fragment', 'on', '"x"', '1', 'null', '#'), { maxLength: 60 }).map((t): [string, string] => ['token soup', t.join(' ')]),
+  fc
+    .array(
+      fc.constantFrom('{', '}', '(', ')', '[', ']', '$', '!', ':', '...', '@', '=', '|', '&', 'query', 'viewer', 'fragment', 'on', '"x"', '1', 'null', '#'),
+      { maxLength: 60 },
+    )
+    .map((t): [string, string] => ['token soup', t.join(' ')]),
 );
 
 /** The JSON request around a document, or something that is not one. */
@@ -97,33 +118,98 @@ function requestBody(query: string | Huge): fc.Arbitrary<[string, unknown]> {
 }
 
 /** GraphQL multipart requests that break the spec. */
-const brokenMultipart: fc.Arbitrary<[string, FormPart[]]> = fc.tuple(fileRecipe, fc.constantFrom<[string, Array<[string, string] | 'file' | 'files11'>]>(
-  ['operations not JSON', [['operations', '{nope'], ['map', '{}']]],
-  ['operations batch', [['operations', '[{"query":"{ viewer { name } }"}]'], ['map', '{}']]],
-  ['operations null', [['operations', 'null'], ['map', '{}']]],
-  ['no map', [['operations', '{"query":"mutation($f: Upload!) { uploadInvoice(file: $f) { invoices { id } } }","variables":{"f":null}}'], 'file']],
-  ['map not JSON', [['operations', '{"query":"{ viewer { name } }"}'], ['map', '[[']]],
-  ['map array', [['operations', '{"query":"{ viewer { name } }"}'], ['map', '[1]']]],
-  ['map to missing part', [['operations', '{"query":"mutation($f: Upload!) { uploadInvoice(file: $f) { invoices { id } } }","variables":{"f":null}}'], ['map', '{"7":["variables.f"]}']]],
-  ['map proto path', [['operations', '{"query":"{ viewer { name } }","variables":{}}'], ['map', '{"0":["variables.__proto__.polluted"]}'], 'file']],
-  ['map constructor path', [['operations', '{"query":"{ viewer { name } }","variables":{}}'], ['map', '{"0":["variables.constructor.prototype.x"]}'], 'file']],
-  ['map outside variables', [['operations', '{"query":"{ viewer { name } }"}'], ['map', '{"0":["query"]}'], 'file']],
-  ['map to non-null slot', [['operations', '{"query":"mutation($f: Upload!) { uploadInvoice(file: $f) { invoices { id } } }","variables":{"f":"x"}}'], ['map', '{"0":["variables.f"]}'], 'file']],
-  ['map deep path', [['operations', '{"query":"{ viewer { name } }","variables":{"a":[[null]]}}'], ['map', '{"0":["variables.a.0.0"]}'], 'file']],
-  ['map paths not strings', [['operations', '{"query":"{ viewer { name } }","variables":{"f":null}}'], ['map', '{"0":[1,{"a":1}]}'], 'file']],
-  ['map empty paths', [['operations', '{"query":"{ viewer { name } }","variables":{"f":null}}'], ['map', '{"0":[]}'], 'file']],
-  ['file into a String', [['operations', '{"query":"query($q: String!) { search(query: $q) { totalResults } }","variables":{"q":null}}'], ['map', '{"0":["variables.q"]}'], 'file']],
-  ['file into JSONObject', [['operations', '{"query":"mutation($s: JSONObject!) { setShapeProfile(name: \\"f\\", spec: $s) { name } }","variables":{"s":null}}'], ['map', '{"0":["variables.s"]}'], 'file']],
-  ['eleven files', [['operations', '{"query":"{ viewer { name } }","variables":{}}'], ['map', '{}'], 'files11']],
-  ['no operations', [['map', '{}'], 'file']],
-)).map(([file, [name, spec]]) => [
-  name,
-  spec.flatMap((p): FormPart[] => {
-    if (p === 'file') return [{ name: '0', filename: 'a.pdf', contentType: 'application/pdf', content: { file } }];
-    if (p === 'files11') return Array.from({ length: 11 }, (_, i) => ({ name: String(i), filename: 'a.pdf', content: { file } }));
-    return [{ name: p[0], content: { text: p[1] } }];
-  }),
-]);
+const brokenMultipart: fc.Arbitrary<[string, FormPart[]]> = fc
+  .tuple(
+    fileRecipe,
+    fc.constantFrom<[string, Array<[string, string] | 'file' | 'files11'>]>(
+      [
+        'operations not JSON',
+        [
+          ['operations', '{nope'],
+          ['map', '{}'],
+        ],
+      ],
+      [
+        'operations batch',
+        [
+          ['operations', '[{"query":"{ viewer { name } }"}]'],
+          ['map', '{}'],
+        ],
+      ],
+      [
+        'operations null',
+        [
+          ['operations', 'null'],
+          ['map', '{}'],
+        ],
+      ],
+      ['no map', [['operations', '{"query":"mutation($f: Upload!) { uploadInvoice(file: $f) { invoices { id } } }","variables":{"f":null}}'], 'file']],
+      [
+        'map not JSON',
+        [
+          ['operations', '{"query":"{ viewer { name } }"}'],
+          ['map', '[['],
+        ],
+      ],
+      [
+        'map array',
+        [
+          ['operations', '{"query":"{ viewer { name } }"}'],
+          ['map', '[1]'],
+        ],
+      ],
+      [
+        'map to missing part',
+        [
+          ['operations', '{"query":"mutation($f: Upload!) { uploadInvoice(file: $f) { invoices { id } } }","variables":{"f":null}}'],
+          ['map', '{"7":["variables.f"]}'],
+        ],
+      ],
+      ['map proto path', [['operations', '{"query":"{ viewer { name } }","variables":{}}'], ['map', '{"0":["variables.__proto__.polluted"]}'], 'file']],
+      [
+        'map constructor path',
+        [['operations', '{"query":"{ viewer { name } }","variables":{}}'], ['map', '{"0":["variables.constructor.prototype.x"]}'], 'file'],
+      ],
+      ['map outside variables', [['operations', '{"query":"{ viewer { name } }"}'], ['map', '{"0":["query"]}'], 'file']],
+      [
+        'map to non-null slot',
+        [
+          ['operations', '{"query":"mutation($f: Upload!) { uploadInvoice(file: $f) { invoices { id } } }","variables":{"f":"x"}}'],
+          ['map', '{"0":["variables.f"]}'],
+          'file',
+        ],
+      ],
+      ['map deep path', [['operations', '{"query":"{ viewer { name } }","variables":{"a":[[null]]}}'], ['map', '{"0":["variables.a.0.0"]}'], 'file']],
+      ['map paths not strings', [['operations', '{"query":"{ viewer { name } }","variables":{"f":null}}'], ['map', '{"0":[1,{"a":1}]}'], 'file']],
+      ['map empty paths', [['operations', '{"query":"{ viewer { name } }","variables":{"f":null}}'], ['map', '{"0":[]}'], 'file']],
+      [
+        'file into a String',
+        [
+          ['operations', '{"query":"query($q: String!) { search(query: $q) { totalResults } }","variables":{"q":null}}'],
+          ['map', '{"0":["variables.q"]}'],
+          'file',
+        ],
+      ],
+      [
+        'file into JSONObject',
+        [
+          ['operations', '{"query":"mutation($s: JSONObject!) { setShapeProfile(name: \\"f\\", spec: $s) { name } }","variables":{"s":null}}'],
+          ['map', '{"0":["variables.s"]}'],
+          'file',
+        ],
+      ],
+      ['eleven files', [['operations', '{"query":"{ viewer { name } }","variables":{}}'], ['map', '{}'], 'files11']],
+      ['no operations', [['map', '{}'], 'file']],
+    ),
+  )
+  .map(([file, [name, spec]]) => [
+    name,
+    spec.flatMap((p): FormPart[] => {
+      if (p === 'file') return [{ name: '0', filename: 'a.pdf', contentType: 'application/pdf', content: { file } }];
+      if (p === 'files11') return Array.from({ length: 11 }, (_, i) => ({ name: String(i), filename: 'a.pdf', content: { file } }));
+      return [{ name: p[0], content: { text: p[1] } }];
+    }),
+  ]);
 
 const JSON_CONTENT_TYPES = fc.oneof(
   { weight: 12, arbitrary: fc.constant('application/json') },

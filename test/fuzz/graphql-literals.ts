@@ -21,7 +21,10 @@ export function printLiteral(value: unknown, slot: Slot | undefined): string {
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map((v) => printLiteral(v, slot?.kind === 'array' ? slot.items : slot)).join(', ')}]`;
   if (typeof value === 'object') {
-    return `{${Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${printLiteral(v, slot?.kind === 'object' ? slot.fields[k] : undefined)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}: ${printLiteral(v, slot?.kind === 'object' ? slot.fields[k] : undefined)}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(String(value));
 }

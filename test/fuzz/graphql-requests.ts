@@ -59,14 +59,18 @@ export function rootFields(schema: GraphQLSchema): Array<{ kind: Operation['kind
 function argArb(arg: GraphQLArgument, field: string, ctx: FuzzContext, hostility: Hostility): fc.Arbitrary<Render | null> {
   const slot: Slot = slotFromGraphQL(arg.type, arg.name);
   const declared = String(arg.type);
-  const asVariable = (type: string, value: unknown, upload: boolean): Render => (prefix) => ({
-    text: `${arg.name}: $${prefix}${arg.name}`,
-    vars: [{ name: `${prefix}${arg.name}`, type, value, upload }],
-    args: [`${field}(${arg.name})`],
-  });
+  const asVariable =
+    (type: string, value: unknown, upload: boolean): Render =>
+    (prefix) => ({
+      text: `${arg.name}: $${prefix}${arg.name}`,
+      vars: [{ name: `${prefix}${arg.name}`, type, value, upload }],
+      args: [`${field}(${arg.name})`],
+    });
   if (slot.kind === 'upload') return fc.constant(asVariable(declared, null, true));
   const value = valueFor(slot, ctx.ids, hostility);
-  const type = hostility ? fc.oneof({ weight: 12, arbitrary: fc.constant(declared) }, { weight: 1, arbitrary: fc.constantFrom(...WRONG_VARIABLE_TYPES) }) : fc.constant(declared);
+  const type = hostility
+    ? fc.oneof({ weight: 12, arbitrary: fc.constant(declared) }, { weight: 1, arbitrary: fc.constantFrom(...WRONG_VARIABLE_TYPES) })
+    : fc.constant(declared);
   const omitWeight = isNonNullType(arg.type) ? (hostility ? 1 : 0) : 4;
   return fc.oneof(
     { weight: 8, arbitrary: fc.tuple(value, type).map(([v, t]) => asVariable(t, v, false)) },
@@ -90,7 +94,11 @@ function fieldArb(owner: string, field: GraphQLField<unknown, unknown>, depth: n
     const present = given.filter((g): g is Render => g !== null).map((g) => g(prefix));
     const inner = sel(`${prefix}${field.name}_`);
     const argText = present.length ? `(${present.map((g) => g.text).join(', ')})` : '';
-    return { text: `${field.name}${argText}${inner.text}`, vars: [...present.flatMap((g) => g.vars), ...inner.vars], args: [...present.flatMap((g) => g.args), ...inner.args] };
+    return {
+      text: `${field.name}${argText}${inner.text}`,
+      vars: [...present.flatMap((g) => g.vars), ...inner.vars],
+      args: [...present.flatMap((g) => g.args), ...inner.args],
+    };
   });
   cache.set(key, arb);
   return arb;
@@ -107,13 +115,23 @@ function selectionArb(type: GraphQLNamedType, depth: number, ctx: FuzzContext, h
   return children.chain((chosen) =>
     fc.tuple(...chosen.map((f) => fieldArb(type.name, f, depth - 1, ctx, hostility))).map((renders): Render => (prefix) => {
       const pieces = renders.map((r) => r(prefix));
-      return { text: ` { __typename ${leaves.map((f) => f.name).join(' ')} ${pieces.map((p) => p.text).join(' ')} }`, vars: pieces.flatMap((p) => p.vars), args: pieces.flatMap((p) => p.args) };
+      return {
+        text: ` { __typename ${leaves.map((f) => f.name).join(' ')} ${pieces.map((p) => p.text).join(' ')} }`,
+        vars: pieces.flatMap((p) => p.vars),
+        args: pieces.flatMap((p) => p.args),
+      };
     }),
   );
 }
 
 /** The operation around one root field. */
-export function operationArb(kind: Operation['kind'], typeName: string, field: GraphQLField<unknown, unknown>, ctx: FuzzContext, hostility: Hostility): fc.Arbitrary<Operation> {
+export function operationArb(
+  kind: Operation['kind'],
+  typeName: string,
+  field: GraphQLField<unknown, unknown>,
+  ctx: FuzzContext,
+  hostility: Hostility,
+): fc.Arbitrary<Operation> {
   return fieldArb(typeName, field, 2, ctx, hostility).map((render) => {
     const piece = render('v_');
     const defs = piece.vars.map((v) => `$${v.name}: ${v.type}`).join(', ');
@@ -128,8 +146,15 @@ export function operationArb(kind: Operation['kind'], typeName: string, field: G
 }
 
 /** Requests for one root field, over HTTP (POST, GET, multipart) or graphql-ws. */
-export function graphqlFieldCaseArb(kind: Operation['kind'], typeName: string, field: GraphQLField<unknown, unknown>, ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
+export function graphqlFieldCaseArb(
+  kind: Operation['kind'],
+  typeName: string,
+  field: GraphQLField<unknown, unknown>,
+  ctx: FuzzContext,
+): fc.Arbitrary<FuzzCase> {
   const auth = authArb('either', ctx);
-  const levels = new Map(([0, 1, 4] as const).map((h) => [h, fc.tuple(operationArb(kind, typeName, field, ctx, h), auth).chain(([op, a]) => graphqlTransportArb(op, a))]));
+  const levels = new Map(
+    ([0, 1, 4] as const).map((h) => [h, fc.tuple(operationArb(kind, typeName, field, ctx, h), auth).chain(([op, a]) => graphqlTransportArb(op, a))]),
+  );
   return hostilityArb.chain((h) => levels.get(h)!);
 }

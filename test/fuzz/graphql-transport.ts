@@ -24,7 +24,10 @@ export function graphqlTransportArb(op: Operation, auth: Record<string, string>)
     channel: 'http',
     route: op.route,
     method: 'GET',
-    url: `/graphql${queryString([['query', op.document], ['variables', toJsonText(variables)]])}`,
+    url: `/graphql${queryString([
+      ['query', op.document],
+      ['variables', toJsonText(variables)],
+    ])}`,
     headers: { ...auth, 'apollo-require-preflight': 'true' },
   }));
   const ws = lazy(() => ({
@@ -34,7 +37,11 @@ export function graphqlTransportArb(op: Operation, auth: Record<string, string>)
     frames: [{ json: { id: '1', type: 'subscribe', payload: { query: op.document, variables, operationName: 'Fuzz' } } }],
     listenMs: op.kind === 'subscription' ? 150 : 0,
   }));
-  const multipart = multipartArb(op, variables, uploads.map((u) => u.name)).map<FuzzCase>((form) => ({
+  const multipart = multipartArb(
+    op,
+    variables,
+    uploads.map((u) => u.name),
+  ).map<FuzzCase>((form) => ({
     args: op.args,
     channel: 'http',
     route: op.route,

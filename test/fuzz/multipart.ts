@@ -30,14 +30,37 @@ export const fileName: fc.Arbitrary<string | Huge> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      '../../../../etc/passwd', 'a\u0000b.pdf', 'a"b.pdf', 'a\r\nContent-Type: text/html\r\n\r\nx.pdf', 'é 文字.pdf', '', '%00.pdf', 'CON',
-      '.', '\u202egnp.exe', 'a\u001b[31m.pdf', 'C:\\Windows\\win.ini', 'a;b=c.pdf', '\ud800.pdf',
+      '../../../../etc/passwd',
+      'a\u0000b.pdf',
+      'a"b.pdf',
+      'a\r\nContent-Type: text/html\r\n\r\nx.pdf',
+      'é 文字.pdf',
+      '',
+      '%00.pdf',
+      'CON',
+      '.',
+      '\u202egnp.exe',
+      'a\u001b[31m.pdf',
+      'C:\\Windows\\win.ini',
+      'a;b=c.pdf',
+      '\ud800.pdf',
     ),
   },
   { weight: 1, arbitrary: fc.constant(new Huge('a', 10_000)) },
 );
 
-const partContentType = fc.constantFrom('application/pdf', 'image/png', 'image/jpeg', 'image/webp', 'application/octet-stream', 'text/plain', 'text/csv', '', 'a/b/c', 'application/pdf; charset=\u00ff');
+const partContentType = fc.constantFrom(
+  'application/pdf',
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'application/octet-stream',
+  'text/plain',
+  'text/csv',
+  '',
+  'a/b/c',
+  'application/pdf; charset=\u00ff',
+);
 
 const boundaryArb = fc.oneof(
   { weight: 6, arbitrary: fc.stringMatching(/^[A-Za-z0-9]{1,40}$/).map((s) => `----fuzz${s}`) },
@@ -63,9 +86,16 @@ const contentTypeFor = (boundary: string) =>
 
 /** A file part, a text part, or one of the odd ones, for a form field `name`. */
 function partArb(name: string, isFile: boolean, text: fc.Arbitrary<unknown>): fc.Arbitrary<FormPart> {
-  const file = fc.record({ name: fc.constant(name), filename: fileName, contentType: partContentType, content: fileRecipeWithOversize.map((file) => ({ file })) });
+  const file = fc.record({
+    name: fc.constant(name),
+    filename: fileName,
+    contentType: partContentType,
+    content: fileRecipeWithOversize.map((file) => ({ file })),
+  });
   const asText = fc.record({ name: fc.constant(name), content: text.map((value) => ({ text: value })) });
-  return isFile ? fc.oneof({ weight: 12, arbitrary: file }, { weight: 1, arbitrary: asText }) : fc.oneof({ weight: 12, arbitrary: asText }, { weight: 1, arbitrary: file });
+  return isFile
+    ? fc.oneof({ weight: 12, arbitrary: file }, { weight: 1, arbitrary: asText })
+    : fc.oneof({ weight: 12, arbitrary: asText }, { weight: 1, arbitrary: file });
 }
 
 /**

@@ -6,7 +6,11 @@ import { preview } from './wire.ts';
 // What a campaign prints: counts by status, the requests per route with their statuses, and for a failure the
 // shrunk request — readable, as a curl command when it is small enough, with the server's log lines about it.
 
-const count = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}×${v}`).join(' ');
+const count = (m: Map<string, number>) =>
+  [...m.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k}×${v}`)
+    .join(' ');
 
 export function formatResult(result: CampaignResult, serverLog = ''): string {
   const lines: string[] = [];
@@ -22,7 +26,10 @@ export function formatResult(result: CampaignResult, serverLog = ''): string {
   }
   const rootArgs = [...result.byArgument.keys()].filter((a) => /^(Query|Mutation|Subscription)\./.test(a));
   const least = [...result.byArgument.entries()].filter(([a]) => rootArgs.includes(a)).sort((x, y) => x[1] - y[1])[0];
-  lines.push('', `GraphQL arguments given a value: ${rootArgs.length} of the root fields' ${rootArgs.length + result.missingArguments.length} (the least often ${least ? `${least[0]} ×${least[1]}` : '-'}), and ${result.byArgument.size - rootArgs.length} of the fields selected below them`);
+  lines.push(
+    '',
+    `GraphQL arguments given a value: ${rootArgs.length} of the root fields' ${rootArgs.length + result.missingArguments.length} (the least often ${least ? `${least[0]} ×${least[1]}` : '-'}), and ${result.byArgument.size - rootArgs.length} of the fields selected below them`,
+  );
   if (result.missing.length) lines.push('', `routes without a request: ${result.missing.join(', ')}`);
   if (result.missingArguments.length) lines.push('', `arguments never given a value: ${result.missingArguments.join(', ')}`);
   lines.push('', `responses >= 500: ${fiveHundreds}`, `process alive: ${result.alive ? 'yes' : 'NO'}`, `/healthz: ${result.healthz}`);
@@ -63,11 +70,17 @@ export function describeCase(c: FuzzCase): string[] {
   if (c.body?.type === 'form') lines.push(`body (multipart): ${preview(c.body.form, 4000)}`);
   const bytes = c.body?.type === 'form' ? undefined : httpBodyBytes(c, Buffer.alloc(0));
   if (c.body?.type !== 'form' && (!bytes || bytes.length < 4000)) {
-    const headers = Object.entries(c.headers).map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`).join(' ');
+    const headers = Object.entries(c.headers)
+      .map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`)
+      .join(' ');
     const data = bytes ? ` --data-binary ${shellQuote(bytes.toString('utf8'))}` : '';
     lines.push(`curl: curl -sS -X ${c.method} "$BASE"${shellQuote(c.url)} ${headers}${data}`);
   }
   return lines;
 }
 
-const shellQuote = (s: string) => `$'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/[\u0000-\u001f\u007f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;
+const shellQuote = (s: string) =>
+  `$'${s
+    .replace(/\\/g, '\\\\')
+    .replace(/'/g, "\\'")
+    .replace(/[\u0000-\u001f\u007f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`)}'`;

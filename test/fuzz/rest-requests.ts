@@ -48,7 +48,10 @@ export function loadRestOperations(file = new URL('../../schema/openapi.yaml', i
 }
 
 function resolveRef(ref: string, doc: Doc): Doc {
-  return ref.replace(/^#\//, '').split('/').reduce((node: Doc, key) => node[key], doc);
+  return ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((node: Doc, key) => node[key], doc);
 }
 
 export const routeName = (op: RestOperation) => `${op.method} ${op.path}`;
@@ -63,7 +66,8 @@ export function restCaseArb(op: RestOperation, ctx: FuzzContext): fc.Arbitrary<H
 
 function restCaseAt(op: RestOperation, ctx: FuzzContext, hostility: 0 | 1 | 4, auth: fc.Arbitrary<Record<string, string>>): fc.Arbitrary<HttpCase> {
   {
-    const segment = (slot: Slot) => fc.oneof({ weight: 12, arbitrary: valueFor(slot, ctx.ids, hostility).map(encodeSegment) }, { weight: hostility ? 1 : 0, arbitrary: rawSegment });
+    const segment = (slot: Slot) =>
+      fc.oneof({ weight: 12, arbitrary: valueFor(slot, ctx.ids, hostility).map(encodeSegment) }, { weight: hostility ? 1 : 0, arbitrary: rawSegment });
     const path = fc
       .tuple(...op.pathParams.map((p) => segment(p).map((v) => [p.name, v] as const)))
       .map((pairs) => pairs.reduce((url, [name, v]) => url.replace(`{${name}}`, v), op.path));
@@ -72,24 +76,29 @@ function restCaseAt(op: RestOperation, ctx: FuzzContext, hostility: 0 | 1 | 4, a
         ...op.queryParams.map((p) => fc.option(valueFor(p, ctx.ids, hostility), { freq: 3, nil: undefined }).map((v) => [p.name, v] as [string, unknown])),
         fc.oneof(
           { weight: 8, arbitrary: fc.constant(undefined) },
-          { weight: hostility ? 1 : 0, arbitrary: fc.constantFrom<[string, unknown]>(['unknown', 'x'], ['limit', ['1', '2']], ['q', ''], ['a[b]', 'c'], ['', ''], ['\u0000', '\u0000']) },
+          {
+            weight: hostility ? 1 : 0,
+            arbitrary: fc.constantFrom<[string, unknown]>(['unknown', 'x'], ['limit', ['1', '2']], ['q', ''], ['a[b]', 'c'], ['', ''], ['\u0000', '\u0000']),
+          },
         ),
       )
       .map((pairs) => queryString(pairs.filter((p): p is [string, unknown] => p !== undefined)));
-    return fc.record({
-      path,
-      query,
-      auth,
-      idempotency: op.method === 'POST' ? idempotencyArb : fc.constant({}),
-      body: bodyArb(op, ctx, hostility),
-    }).map(({ path: p, query: q, auth, idempotency, body }): HttpCase => ({
-      channel: 'http',
-      route: routeName(op),
-      method: op.method,
-      url: p + q,
-      headers: { ...auth, ...idempotency, ...(body?.contentType !== undefined ? { 'content-type': body.contentType } : {}) },
-      ...(body ? { body: body.body } : {}),
-    }));
+    return fc
+      .record({
+        path,
+        query,
+        auth,
+        idempotency: op.method === 'POST' ? idempotencyArb : fc.constant({}),
+        body: bodyArb(op, ctx, hostility),
+      })
+      .map(({ path: p, query: q, auth, idempotency, body }): HttpCase => ({
+        channel: 'http',
+        route: routeName(op),
+        method: op.method,
+        url: p + q,
+        headers: { ...auth, ...idempotency, ...(body?.contentType !== undefined ? { 'content-type': body.contentType } : {}) },
+        ...(body ? { body: body.body } : {}),
+      }));
   }
 }
 

@@ -11,7 +11,12 @@ import { startFuzzTarget } from './target.ts';
 // exits 1 on any response >= 500, a dead process, a silent /healthz, or a route or argument left without requests.
 
 const { values } = parseArgs({
-  options: { requests: { type: 'string', default: '20000' }, seed: { type: 'string', default: String(DEFAULT_SEED) }, path: { type: 'string' }, 'keep-going': { type: 'boolean' } },
+  options: {
+    requests: { type: 'string', default: '20000' },
+    seed: { type: 'string', default: String(DEFAULT_SEED) },
+    path: { type: 'string' },
+    'keep-going': { type: 'boolean' },
+  },
 });
 const requests = Number(values.requests);
 const seed = Number(values.seed);
@@ -35,7 +40,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 let ok = false;
 try {
-  const result = await runCampaign(target, { seed, requests, path: values.path, keepGoing: values['keep-going'], progress: (line) => process.stderr.write(`${line}\n`), progressEvery: 1000 });
+  const result = await runCampaign(target, {
+    seed,
+    requests,
+    path: values.path,
+    keepGoing: values['keep-going'],
+    progress: (line) => process.stderr.write(`${line}\n`),
+    progressEvery: 1000,
+  });
   process.stdout.write(`${formatResult(result, target.output())}\n`);
   // A replayed counterexample (--path) is one request: coverage is not expected of it.
   const covered = values.path !== undefined || (result.missing.length === 0 && result.missingArguments.length === 0);

@@ -87,7 +87,10 @@ export function safeUrl(name: string): fc.Arbitrary<unknown> {
   const withPath = fc.constantFrom<string>(...pool.filter((u) => /^[a-z0-9]+:\/\/[^/]+\/./i.test(u)));
   return fc.oneof(
     { weight: 6, arbitrary: base },
-    { weight: 2, arbitrary: fc.tuple(withPath, fc.constantFrom('\u0000', '%00', '\u001b[31m', '\u202e', '..%2f..%2f', '@x', '?a=\u0007')).map(([u, tail]) => u + tail) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(withPath, fc.constantFrom('\u0000', '%00', '\u001b[31m', '\u202e', '..%2f..%2f', '@x', '?a=\u0007')).map(([u, tail]) => u + tail),
+    },
     { weight: 1, arbitrary: withPath.map((u) => new Huge(`${u}a/`, 20_000)) },
     { weight: 1, arbitrary: base.map((u) => [u]) },
   );

@@ -55,7 +55,10 @@ export async function seedThroughApi(base: string, apiKey: string, invoicePdf: B
   const vendor = await gql('query($id: UUID!) { invoice(id: $id) { vendor { id } } }', { id: invoice.id });
 
   const receiptForm = new FormData();
-  receiptForm.set('operations', JSON.stringify({ query: 'mutation($f: Upload!, $t: UUID) { uploadReceipt(file: $f, tenantId: $t) { id } }', variables: { f: null, t: tenantId } }));
+  receiptForm.set(
+    'operations',
+    JSON.stringify({ query: 'mutation($f: Upload!, $t: UUID) { uploadReceipt(file: $f, tenantId: $t) { id } }', variables: { f: null, t: tenantId } }),
+  );
   receiptForm.set('map', JSON.stringify({ 0: ['variables.f'] }));
   const receiptPdf = await makeTextPdf([CAFE_RECEIPT.map((text, i) => ({ text, x: 50, y: 50 + i * 16, size: 11 }))]);
   receiptForm.set('0', new Blob([receiptPdf], { type: 'application/pdf' }), 'receipt.pdf');
@@ -79,10 +82,19 @@ export async function seedThroughApi(base: string, apiKey: string, invoicePdf: B
     { sc: made.schedule.id, e: made.employee.id, s: storeId },
   );
   const timeOff = await rest(`/api/v1/partner/tenants/${tenantId}/scheduling/time-off`, {
-    employeeId: made.employee.id, startDate: '2026-02-02', endDate: '2026-02-03', reason: 'seeded',
+    employeeId: made.employee.id,
+    startDate: '2026-02-02',
+    endDate: '2026-02-03',
+    reason: 'seeded',
   });
 
-  const embed = await rest(`/api/v1/partner/tenants/${tenantId}/embed/auth`, { email: 'cfo@bistro.example', name: 'Casey', role: 'cfo', externalStoreId, page: 'dashboard' });
+  const embed = await rest(`/api/v1/partner/tenants/${tenantId}/embed/auth`, {
+    email: 'cfo@bistro.example',
+    name: 'Casey',
+    role: 'cfo',
+    externalStoreId,
+    page: 'dashboard',
+  });
   const link = new URL(embed.data.embedUrl);
   const redeemed = await fetch(`${base}${link.pathname}${link.search}`, { redirect: 'manual' });
   const sessionCookie = redeemed.headers.get('set-cookie')?.split(';')[0];

@@ -1,12 +1,4 @@
-import {
-  getNullableType,
-  type GraphQLInputType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-} from 'graphql';
+import { getNullableType, type GraphQLInputType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType } from 'graphql';
 
 // What an input expects, read from either description of the API (an OpenAPI schema or a GraphQL input type), so one
 // set of generators serves the REST routes and the GraphQL arguments alike.
@@ -38,7 +30,9 @@ export function slotFromOpenApi(schema: JsonSchema, name: string, doc: JsonSchem
     const fields: Record<string, Slot> = {};
     for (const [key, child] of Object.entries((s.properties ?? {}) as Record<string, JsonSchema>)) fields[key] = slotFromOpenApi(child, key, doc);
     // `oneOf: [{required: [a]}, {required: [b]}]`: exactly one of the groups.
-    const exactlyOne = variants?.every((v) => Array.isArray(v.required) && Object.keys(v).length === 1) ? variants.map((v) => v.required as string[]) : undefined;
+    const exactlyOne = variants?.every((v) => Array.isArray(v.required) && Object.keys(v).length === 1)
+      ? variants.map((v) => v.required as string[])
+      : undefined;
     return { kind: 'object', name, fields, required: s.required ?? [], ...(exactlyOne ? { exactlyOne } : {}) };
   }
   const variant = variants?.find((v) => v.type !== 'null');
@@ -52,7 +46,11 @@ export function slotFromOpenApi(schema: JsonSchema, name: string, doc: JsonSchem
 
 function resolve(schema: JsonSchema, doc: JsonSchema): JsonSchema {
   let s = schema;
-  while (s.$ref) s = (s.$ref as string).replace(/^#\//, '').split('/').reduce((node: JsonSchema, key) => node[key], doc);
+  while (s.$ref)
+    s = (s.$ref as string)
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node: JsonSchema, key) => node[key], doc);
   return s;
 }
 

@@ -26,7 +26,9 @@ function idPool(name: string, ids: SeedIds): string[] {
 }
 
 function allIds(ids: SeedIds): string[] {
-  return Object.entries(ids).filter(([k]) => k.endsWith('Id') && k !== 'externalStoreId').map(([, v]) => v);
+  return Object.entries(ids)
+    .filter(([k]) => k.endsWith('Id') && k !== 'externalStoreId')
+    .map(([, v]) => v);
 }
 
 /** Plausible text for an input of this name. */
@@ -39,7 +41,8 @@ function plausibleText(name: string, ids: SeedIds): fc.Arbitrary<string> {
   if (n === 'period') return fc.constantFrom('2026-01', '2026-13', '1999-12', '9999-12', '2026-1', 'now', '');
   if (n === 'unit') return fc.constantFrom('lb', 'case', 'kg', 'each', 'oz', 'gal', 'furlong');
   if (n === 'q' || n === 'query') return fc.constantFrom('produce', 'tomatoes invoice', 'Green Valley', 'coffee', 'a');
-  if (n === 'events' || n === 'types') return fc.constantFrom('invoice.created', 'invoice.processed', 'invoice.failed', 'receipt.processed', 'vendor.created', 'invoice.*');
+  if (n === 'events' || n === 'types')
+    return fc.constantFrom('invoice.created', 'invoice.processed', 'invoice.failed', 'receipt.processed', 'vendor.created', 'invoice.*');
   if (n === 'primarycolor') return fc.constantFrom('#336699', '#fff', 'red', 'rgb(0,0,0)', '#12345678');
   if (n === 'after') return fc.constantFrom('', 'MA==', 'eyJpZCI6MX0=', '!!!', 'YWJj');
   if (n === 'store') return fc.constantFrom('true', 'false', '1', '0', 'yes');
@@ -53,24 +56,42 @@ export function plausible(slot: Slot, ids: SeedIds, hostility: Hostility, depth 
       switch (slot.format) {
         case 'uuid': {
           const pool = idPool(slot.name, ids);
-          return fc.oneof({ weight: 6, arbitrary: fc.constant(pool[0]!) }, { weight: 2, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: fc.constantFrom(...allIds(ids)) }, { weight: 1, arbitrary: fc.uuid() });
+          return fc.oneof(
+            { weight: 6, arbitrary: fc.constant(pool[0]!) },
+            { weight: 2, arbitrary: fc.constantFrom(...pool) },
+            { weight: 1, arbitrary: fc.constantFrom(...allIds(ids)) },
+            { weight: 1, arbitrary: fc.uuid() },
+          );
         }
-        case 'date': return fc.date({ min: new Date('2025-06-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
-        case 'date-time': return fc.date({ min: new Date('2025-06-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
-        case 'email': return fc.constantFrom('owner@bistro.example', 'm@b.co', 'a.b+c@example.org');
-        default: return plausibleText(slot.name, ids);
+        case 'date':
+          return fc.date({ min: new Date('2025-06-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+        case 'date-time':
+          return fc.date({ min: new Date('2025-06-01'), max: new Date('2026-12-31'), noInvalidDate: true }).map((d) => d.toISOString());
+        case 'email':
+          return fc.constantFrom('owner@bistro.example', 'm@b.co', 'a.b+c@example.org');
+        default:
+          return plausibleText(slot.name, ids);
       }
-    case 'integer': return fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom(1, 10, 50, 200));
-    case 'number': return fc.oneof(fc.integer({ min: 0, max: 500 }), fc.double({ min: 0, max: 1000, noNaN: true }).map((n) => Math.round(n * 100) / 100));
-    case 'boolean': return fc.boolean();
-    case 'json': return fc.oneof(
-      fc.constant({ number: 'invoiceNumber', total_cents: { path: 'total', as: 'cents' } }),
-      fc.constant({ lines: { path: 'lineItems', each: { text: 'description', category: 'costCategory' } } }),
-      fc.constant({ d: { path: 'invoiceDate', date: 'MM/DD/YYYY' } }),
-      fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string({ maxLength: 20 }), fc.constant({ path: 'total' })), { maxKeys: 4 }),
-    );
-    case 'upload': return fc.constant(null);
-    case 'array': return fc.array(valueFor(slot.items, ids, hostility, depth + 1), { minLength: 1, maxLength: 3 });
+    case 'integer':
+      return fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom(1, 10, 50, 200));
+    case 'number':
+      return fc.oneof(
+        fc.integer({ min: 0, max: 500 }),
+        fc.double({ min: 0, max: 1000, noNaN: true }).map((n) => Math.round(n * 100) / 100),
+      );
+    case 'boolean':
+      return fc.boolean();
+    case 'json':
+      return fc.oneof(
+        fc.constant({ number: 'invoiceNumber', total_cents: { path: 'total', as: 'cents' } }),
+        fc.constant({ lines: { path: 'lineItems', each: { text: 'description', category: 'costCategory' } } }),
+        fc.constant({ d: { path: 'invoiceDate', date: 'MM/DD/YYYY' } }),
+        fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string({ maxLength: 20 }), fc.constant({ path: 'total' })), { maxKeys: 4 }),
+      );
+    case 'upload':
+      return fc.constant(null);
+    case 'array':
+      return fc.array(valueFor(slot.items, ids, hostility, depth + 1), { minLength: 1, maxLength: 3 });
     case 'object': {
       const groups = slot.exactlyOne ?? [[]];
       return fc.oneof(
@@ -85,7 +106,9 @@ export function plausible(slot: Slot, ids: SeedIds, hostility: Hostility, depth 
   }
 }
 
-const hostileKey = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'prototype', '\u0000', '', 'a\u0000b', '$set')).filter((k) => !isUrlInput(k));
+const hostileKey = fc
+  .oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'prototype', '\u0000', '', 'a\u0000b', '$set'))
+  .filter((k) => !isUrlInput(k));
 
 export function hostile(slot: Slot, ids: SeedIds, depth = 0): fc.Arbitrary<unknown> {
   const common = [
@@ -95,19 +118,34 @@ export function hostile(slot: Slot, ids: SeedIds, depth = 0): fc.Arbitrary<unkno
   switch (slot.kind) {
     case 'string': {
       const special =
-        slot.format === 'uuid' ? badUuid
-        : slot.format === 'date' ? badDate
-        : slot.format === 'date-time' ? badDateTime
-        : slot.format === 'email' ? badEmail
-        : slot.enum ? fc.oneof(fc.constantFrom(...slot.enum).map((v) => v.toUpperCase()), fc.constantFrom(...slot.enum).map((v) => `${v}\u0000`), fc.constantFrom(...slot.enum).map((v) => ` ${v}`), fc.constantFrom('', '*', 'INVALID', '__proto__'))
-        : hostileText;
+        slot.format === 'uuid'
+          ? badUuid
+          : slot.format === 'date'
+            ? badDate
+            : slot.format === 'date-time'
+              ? badDateTime
+              : slot.format === 'email'
+                ? badEmail
+                : slot.enum
+                  ? fc.oneof(
+                      fc.constantFrom(...slot.enum).map((v) => v.toUpperCase()),
+                      fc.constantFrom(...slot.enum).map((v) => `${v}\u0000`),
+                      fc.constantFrom(...slot.enum).map((v) => ` ${v}`),
+                      fc.constantFrom('', '*', 'INVALID', '__proto__'),
+                    )
+                  : hostileText;
       return fc.oneof({ weight: 5, arbitrary: special }, { weight: 3, arbitrary: hostileText }, ...common);
     }
     case 'integer':
     case 'number':
       return fc.oneof({ weight: 6, arbitrary: hostileNumber }, ...common);
     case 'json':
-      return fc.oneof({ weight: 2, arbitrary: deepJson }, { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }) }, { weight: 2, arbitrary: fc.dictionary(hostileKey, hostileText, { maxKeys: 3 }) }, ...common);
+      return fc.oneof(
+        { weight: 2, arbitrary: deepJson },
+        { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
+        { weight: 2, arbitrary: fc.dictionary(hostileKey, hostileText, { maxKeys: 3 }) },
+        ...common,
+      );
     case 'array':
       return fc.oneof(
         { weight: 2, arbitrary: hugeArray(plausible(slot.items, ids, 0, depth + 1)) },
@@ -122,7 +160,12 @@ export function hostile(slot: Slot, ids: SeedIds, depth = 0): fc.Arbitrary<unkno
         { weight: 1, arbitrary: deepJson },
         { weight: 2, arbitrary: fc.dictionary(hostileKey, hostileText, { maxKeys: 4 }) },
         // The expected fields plus unknown ones.
-        { weight: 2, arbitrary: fc.tuple(plausible(slot, ids, 0, depth + 1), fc.dictionary(hostileKey, hostileText, { minKeys: 1, maxKeys: 3 })).map(([known, extra]) => ({ ...extra, ...(known as object) })) },
+        {
+          weight: 2,
+          arbitrary: fc
+            .tuple(plausible(slot, ids, 0, depth + 1), fc.dictionary(hostileKey, hostileText, { minKeys: 1, maxKeys: 3 }))
+            .map(([known, extra]) => ({ ...extra, ...(known as object) })),
+        },
         ...common,
       );
     default:

@@ -16,8 +16,20 @@ export function wsProtocolCaseArb(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
     {
       weight: 3,
       arbitrary: fc.constantFrom<unknown>(
-        undefined, null, 'string', [], 42, {}, { apiKey: 123 }, { apiKey: ['x'] }, { apiKey: new Huge('a', 200_000) }, { apiKey: 'pk_nope' },
-        { authorization: `Bearer ${ctx.keys.demo}` }, { authorization: 'Bearer' }, { Authorization: { a: 1 } }, { 'x-api-key': `${ctx.keys.demo}\u0000` },
+        undefined,
+        null,
+        'string',
+        [],
+        42,
+        {},
+        { apiKey: 123 },
+        { apiKey: ['x'] },
+        { apiKey: new Huge('a', 200_000) },
+        { apiKey: 'pk_nope' },
+        { authorization: `Bearer ${ctx.keys.demo}` },
+        { authorization: 'Bearer' },
+        { Authorization: { a: 1 } },
+        { 'x-api-key': `${ctx.keys.demo}\u0000` },
       ),
     },
   );
@@ -54,7 +66,10 @@ export function wsProtocolCaseArb(ctx: FuzzContext): fc.Arbitrary<FuzzCase> {
       [{ raw: new Huge('x', 2_000_000) }],
       [{ raw: `{"type":"subscribe","id":"1","payload":{"query":"${'{a'.repeat(50_000)}"}}` }],
     ),
-    fc.array(fc.constantFrom(0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map((i) => subscribe(String(i), { query: 'subscription { serverTime(everyMs: 250) }' })), { minLength: 2, maxLength: 40 }),
+    fc.array(
+      fc.constantFrom(0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map((i) => subscribe(String(i), { query: 'subscription { serverTime(everyMs: 250) }' })),
+      { minLength: 2, maxLength: 40 },
+    ),
   );
   return fc.tuple(init, frames).map(([i, f]): FuzzCase => ({ channel: 'ws', route: 'graphql-ws protocol', init: i, frames: f, listenMs: 150 }));
 }

@@ -104,11 +104,7 @@ export async function gql<T = any>(
 }
 
 /** Inserts a vendor row directly (no service creates vendors before invoices exist). */
-export async function insertVendor(
-  database: Database,
-  tenantId: string,
-  v: { name: string; invoiceCount?: number; totalSpent?: number },
-): Promise<string> {
+export async function insertVendor(database: Database, tenantId: string, v: { name: string; invoiceCount?: number; totalSpent?: number }): Promise<string> {
   const row = await sql<{ id: string }>`
     insert into vendors (tenant_id, name, normalized_name, invoice_count, total_spent)
     values (${tenantId}, ${v.name}, ${v.name.toLowerCase()}, ${v.invoiceCount ?? 0}, ${v.totalSpent ?? 0})

@@ -128,10 +128,15 @@ function multipartParts(body: Buffer, boundary: string): Array<{ headers: Record
     const chunk = body.subarray(start + delimiter.length + 2, next - 2); // skip CRLF after delimiter and before next
     const split = chunk.indexOf('\r\n\r\n');
     const headers = Object.fromEntries(
-      chunk.subarray(0, split).toString('utf8').split('\r\n').filter(Boolean).map((line) => {
-        const i = line.indexOf(':');
-        return [line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim()];
-      }),
+      chunk
+        .subarray(0, split)
+        .toString('utf8')
+        .split('\r\n')
+        .filter(Boolean)
+        .map((line) => {
+          const i = line.indexOf(':');
+          return [line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim()];
+        }),
     );
     parts.push({ headers, body: chunk.subarray(split + 4) });
     start = next;

@@ -14,8 +14,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'tr
 
 // ajv-formats is CommonJS: under NodeNext its default import may arrive wrapped once more.
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
-  (addFormatsModule as unknown as AddFormats)) as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats)) as AddFormats;
 
 let doc: Record<string, any> | undefined;
 let ajv: Ajv2020 | undefined;
@@ -76,9 +75,7 @@ export function assertMatchesContract(res: ObservedResponse): void {
   }
   if (!validate(res.body)) {
     throw new Error(
-      `${where}: body does not match ${res.method.toUpperCase()} ${template} ${statusKey}:\n` +
-        formatErrors(validate.errors) +
-        `\nbody: ${preview(res.body)}`,
+      `${where}: body does not match ${res.method.toUpperCase()} ${template} ${statusKey}:\n` + formatErrors(validate.errors) + `\nbody: ${preview(res.body)}`,
     );
   }
 }

@@ -36,7 +36,15 @@ export function startServerProcess(env: NodeJS.ProcessEnv, running: ChildProcess
 
 /** A server process's environment for tests and benchmarks: a free loopback port, warn-level logs, no cloud probes. */
 export function serverEnv(overrides: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', METADATA_SERVER_DETECTION: 'none', AWS_EC2_METADATA_DISABLED: 'true', ...overrides };
+  return {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    METADATA_SERVER_DETECTION: 'none',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    ...overrides,
+  };
 }
 
 /** The demo partner's key, which the first start on an empty embedded database prints once. */

@@ -62,8 +62,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
     ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx, sub) =>
-      sub === ACCOUNT.sub ? { accountId: sub, claims: () => ({ ...ACCOUNT }) } : undefined,
+    findAccount: (_ctx, sub) => (sub === ACCOUNT.sub ? { accountId: sub, claims: () => ({ ...ACCOUNT }) } : undefined),
   };
   const provider = new Provider(issuer, configuration);
   const callback = provider.callback();

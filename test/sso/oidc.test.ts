@@ -49,10 +49,7 @@ describe('OIDC sign-in against a real OpenID provider (claims from userinfo)', (
   });
 
   it('accepts the discovery URL pasted in place of the issuer', async () => {
-    const again = await validateOidcConfig(
-      { issuer: `${op.issuer}/.well-known/openid-configuration`, ...CLIENT },
-      { allowLoopback: true },
-    );
+    const again = await validateOidcConfig({ issuer: `${op.issuer}/.well-known/openid-configuration`, ...CLIENT }, { allowLoopback: true });
     expect(again.issuer).toBe(op.issuer);
   });
 
@@ -99,9 +96,7 @@ describe('OIDC sign-in against a real OpenID provider (claims from userinfo)', (
 
   it('rejects a wrong state without redeeming the code', async () => {
     const { callback, state, nonce, codeVerifier } = await signIn();
-    const err = await rejection(
-      finishOidcSignIn(config, { currentUrl: callback, state: 'another-attempt', nonce, codeVerifier, redirectUri: op.redirectUri }),
-    );
+    const err = await rejection(finishOidcSignIn(config, { currentUrl: callback, state: 'another-attempt', nonce, codeVerifier, redirectUri: op.redirectUri }));
     expect(err).toBeInstanceOf(SsoSignInError);
     expect(err).toMatchObject({ reason: 'state_mismatch', code: 'UNAUTHENTICATED' });
     expect(err.message).toMatch(/state mismatch/);
@@ -217,8 +212,7 @@ describe('validateOidcConfig', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const json = (body: unknown) => (res: http.ServerResponse) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (body: unknown) => (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const doc = (issuer: string) => ({
       issuer,
       authorization_endpoint: `${issuer}/auth`,

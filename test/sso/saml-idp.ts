@@ -17,10 +17,26 @@ export interface KeyPair {
 export function idpKeyPair(commonName = 'test-idp'): KeyPair {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'test-saml-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-sha256',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-subj', `/CN=${commonName}`,
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-sha256',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-subj',
+        `/CN=${commonName}`,
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -71,11 +87,15 @@ export function samlResponse(o: ResponseOptions): string {
   const irt = o.inResponseTo ? ` InResponseTo="${o.inResponseTo}"` : '';
   const attributes = { email: [email], displayName: [o.displayName ?? 'Ada Lovelace'], ...o.attributes };
   const attributeXml = Object.entries(attributes)
-    .map(([name, values]) => `<saml:Attribute Name="${name}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">${values
-      .map((v) => `<saml:AttributeValue>${v}</saml:AttributeValue>`)
-      .join('')}</saml:Attribute>`)
+    .map(
+      ([name, values]) =>
+        `<saml:Attribute Name="${name}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">${values
+          .map((v) => `<saml:AttributeValue>${v}</saml:AttributeValue>`)
+          .join('')}</saml:Attribute>`,
+    )
     .join('');
-  return `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${iso(0)}" Destination="${o.destination ?? o.recipient}"${irt}>` +
+  return (
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${randomUUID()}" Version="2.0" IssueInstant="${iso(0)}" Destination="${o.destination ?? o.recipient}"${irt}>` +
     `<saml:Issuer>${o.idpEntityId}</saml:Issuer>` +
     `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
     `<saml:Assertion ID="_a${randomUUID()}" Version="2.0" IssueInstant="${iso(0)}">` +
@@ -85,7 +105,8 @@ export function samlResponse(o: ResponseOptions): string {
     `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
     `<saml:AuthnStatement AuthnInstant="${iso(0)}" SessionIndex="_session-1"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     `<saml:AttributeStatement>${attributeXml}</saml:AttributeStatement>` +
-    `</saml:Assertion></samlp:Response>`;
+    `</saml:Assertion></samlp:Response>`
+  );
 }
 
 /** Signs the Assertion or the Response (enveloped, exclusive c14n, RSA-SHA256), placing the signature after its Issuer. */

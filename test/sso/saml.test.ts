@@ -28,8 +28,7 @@ function sp(extra: Partial<SamlServiceProviderOptions> = {}) {
   return samlServiceProvider({ idp, spEntityId: SP_ENTITY, acsUrl: ACS_URL, ...extra });
 }
 
-const response = (o: Partial<ResponseOptions> = {}) =>
-  samlResponse({ idpEntityId: IDP_ENTITY, audience: SP_ENTITY, recipient: ACS_URL, ...o });
+const response = (o: Partial<ResponseOptions> = {}) => samlResponse({ idpEntityId: IDP_ENTITY, audience: SP_ENTITY, recipient: ACS_URL, ...o });
 
 async function rejection(promise: Promise<unknown>): Promise<SsoSignInError> {
   try {
@@ -54,7 +53,8 @@ describe('parseIdpMetadata', () => {
     expect(idp.certificates[0]).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
   });
 
-  const bare = (body: string, root = 'EntityDescriptor entityID="https://idp.bare.test"') => `<${root} xmlns="urn:oasis:names:tc:SAML:2.0:metadata">${body}</${root.split(' ')[0]}>`;
+  const bare = (body: string, root = 'EntityDescriptor entityID="https://idp.bare.test"') =>
+    `<${root} xmlns="urn:oasis:names:tc:SAML:2.0:metadata">${body}</${root.split(' ')[0]}>`;
   const idpDescriptor = (inner: string) => `<IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">${inner}</IDPSSODescriptor>`;
   const keyDescriptor = (cert: string, use?: string) =>
     `<KeyDescriptor${use ? ` use="${use}"` : ''}><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data><X509Certificate>${certBody(cert)}</X509Certificate></X509Data></KeyInfo></KeyDescriptor>`;
@@ -84,14 +84,46 @@ describe('parseIdpMetadata', () => {
     ['another document', '<html xmlns="http://www.w3.org/1999/xhtml"/>', /is not SAML 2.0 metadata/],
     ['SP metadata', bare('<SPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"/>'), /describes no identity provider/],
     ['no entityID', bare(idpDescriptor(keyDescriptor(idpKeys.cert) + postOnly), 'EntityDescriptor'), /has no entityID/],
-    ['SAML 1.1 only', bare(`<IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:1.1:protocol">${postOnly}</IDPSSODescriptor>`), /SAML 2.0 protocol/],
+    [
+      'SAML 1.1 only',
+      bare(`<IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:1.1:protocol">${postOnly}</IDPSSODescriptor>`),
+      /SAML 2.0 protocol/,
+    ],
     ['no SSO service', bare(idpDescriptor(keyDescriptor(idpKeys.cert))), /has no SingleSignOnService/],
-    ['artifact binding only', bare(idpDescriptor(`${keyDescriptor(idpKeys.cert)}<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Artifact" Location="https://x.test"/>`)), /has no SingleSignOnService/],
-    ['an http SSO URL', bare(idpDescriptor(`${keyDescriptor(idpKeys.cert)}<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="http://idp.test/sso"/>`)), /not an https:\/\/ URL/],
+    [
+      'artifact binding only',
+      bare(
+        idpDescriptor(
+          `${keyDescriptor(idpKeys.cert)}<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Artifact" Location="https://x.test"/>`,
+        ),
+      ),
+      /has no SingleSignOnService/,
+    ],
+    [
+      'an http SSO URL',
+      bare(
+        idpDescriptor(
+          `${keyDescriptor(idpKeys.cert)}<SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="http://idp.test/sso"/>`,
+        ),
+      ),
+      /not an https:\/\/ URL/,
+    ],
     ['no certificate', bare(idpDescriptor(postOnly)), /has no signing certificate/],
     ['an encryption certificate only', bare(idpDescriptor(keyDescriptor(idpKeys.cert, 'encryption') + postOnly)), /has no signing certificate/],
-    ['a broken certificate', bare(idpDescriptor(`<KeyDescriptor use="signing"><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data><X509Certificate>MIIBAAAA</X509Certificate></X509Data></KeyInfo></KeyDescriptor>${postOnly}`)), /signing certificate 1 is not a valid X.509 certificate/],
-    ['two identity providers', `<EntitiesDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata">${bare(idpDescriptor(keyDescriptor(idpKeys.cert) + postOnly))}${bare(idpDescriptor(keyDescriptor(idpKeys.cert) + postOnly))}</EntitiesDescriptor>`, /describes 2 identity providers/],
+    [
+      'a broken certificate',
+      bare(
+        idpDescriptor(
+          `<KeyDescriptor use="signing"><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data><X509Certificate>MIIBAAAA</X509Certificate></X509Data></KeyInfo></KeyDescriptor>${postOnly}`,
+        ),
+      ),
+      /signing certificate 1 is not a valid X.509 certificate/,
+    ],
+    [
+      'two identity providers',
+      `<EntitiesDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata">${bare(idpDescriptor(keyDescriptor(idpKeys.cert) + postOnly))}${bare(idpDescriptor(keyDescriptor(idpKeys.cert) + postOnly))}</EntitiesDescriptor>`,
+      /describes 2 identity providers/,
+    ],
   ];
   it.each(problems)('refuses %s with a clear message', (_what, xml, message) => {
     let error: unknown;
@@ -180,8 +212,8 @@ describe('samlServiceProvider.validatePostResponse', () => {
   });
 
   it('rejects a response signed with another key', async () => {
-    expect((await rejection(sp().validatePostResponse(b64(sign(response(), 'Assertion', otherKeys)))))).toMatchObject({ reason: 'signature_invalid' });
-    expect((await rejection(sp().validatePostResponse(b64(sign(response(), 'Response', otherKeys)))))).toMatchObject({ reason: 'signature_invalid' });
+    expect(await rejection(sp().validatePostResponse(b64(sign(response(), 'Assertion', otherKeys))))).toMatchObject({ reason: 'signature_invalid' });
+    expect(await rejection(sp().validatePostResponse(b64(sign(response(), 'Response', otherKeys))))).toMatchObject({ reason: 'signature_invalid' });
   });
 
   it('rejects a forged assertion wrapped around a genuine signed one', async () => {
@@ -260,7 +292,9 @@ describe('samlServiceProvider.validatePostResponse', () => {
     expect((await rejection(sp().validatePostResponse('not base64!'))).message).toMatch(/not base64/);
     expect((await rejection(sp().validatePostResponse(b64('just text')))).message).toMatch(/not an XML document/);
     expect((await rejection(sp().validatePostResponse(b64('<!DOCTYPE r [<!ENTITY x "y">]><r>&x;</r>')))).message).toMatch(/document type definition/);
-    expect((await rejection(sp().validatePostResponse(b64('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><oops></samlp:Response>')))).reason).toBe('invalid_response');
+    expect(
+      (await rejection(sp().validatePostResponse(b64('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><oops></samlp:Response>')))).reason,
+    ).toBe('invalid_response');
   });
 
   describe('with tracked request IDs (InResponseTo)', () => {
@@ -322,7 +356,10 @@ describe('samlServiceProvider.validatePostResponse', () => {
       const provider = sp({ requestIdStore: store });
       const id = await requestId(provider);
       const other = await requestId(provider);
-      const mixed = sign(response({ inResponseTo: id }), 'Assertion', idpKeys).replace(/(<saml:SubjectConfirmationData[^>]*InResponseTo=")[^"]+"/, `$1${other}"`);
+      const mixed = sign(response({ inResponseTo: id }), 'Assertion', idpKeys).replace(
+        /(<saml:SubjectConfirmationData[^>]*InResponseTo=")[^"]+"/,
+        `$1${other}"`,
+      );
       // The assertion's InResponseTo is signed: altering it breaks the signature before anything else.
       expect((await rejection(provider.validatePostResponse(b64(mixed)))).reason).toBe('signature_invalid');
       const consistent = b64(sign(response({ inResponseTo: id }), 'Assertion', idpKeys).replace(`InResponseTo="${id}">`, `InResponseTo="${other}">`));

@@ -112,8 +112,24 @@ describe('shape profiles: applying', () => {
   });
 
   test('a receipt through receipt paths; invoice-only paths read as null', () => {
-    const receipt = { merchantName: 'Cafe', receiptDate: '2024-07-01', total: 12.5, paymentMethod: { type: 'credit', cardBrand: 'Visa', last4: '4242' }, lineItems: null };
-    const out = applyProfile(compileSpec({ m: 'merchantName', d: { path: 'receiptDate', date: 'DD/MM/YYYY' }, pay: 'paymentMethod.type', card: 'paymentMethod', v: 'vendorName', lines: { path: 'lineItems', each: { x: 'total' }, default: [] } }), receipt);
+    const receipt = {
+      merchantName: 'Cafe',
+      receiptDate: '2024-07-01',
+      total: 12.5,
+      paymentMethod: { type: 'credit', cardBrand: 'Visa', last4: '4242' },
+      lineItems: null,
+    };
+    const out = applyProfile(
+      compileSpec({
+        m: 'merchantName',
+        d: { path: 'receiptDate', date: 'DD/MM/YYYY' },
+        pay: 'paymentMethod.type',
+        card: 'paymentMethod',
+        v: 'vendorName',
+        lines: { path: 'lineItems', each: { x: 'total' }, default: [] },
+      }),
+      receipt,
+    );
     expect(out).toEqual({ m: 'Cafe', d: '01/07/2024', pay: 'credit', card: { type: 'credit', cardBrand: 'Visa', last4: '4242' }, v: null, lines: [] });
   });
 
@@ -181,7 +197,11 @@ describe('adapter requests', () => {
     expect(a).toEqual(b);
     expect(c.hash).not.toBe(a.hash);
     expect(Object.keys(a.fields)).toEqual(['source_url', 'source_uri', 'document_type', 'profile', 'tenant_id']);
-    expect(Object.entries(c.fields).filter(([k, v]) => a.fields[k] !== v).map(([k]) => k)).toEqual(['profile']);
+    expect(
+      Object.entries(c.fields)
+        .filter(([k, v]) => a.fields[k] !== v)
+        .map(([k]) => k),
+    ).toEqual(['profile']);
   });
 
   test('config: S3 settings and explicit credentials (both or neither)', () => {
@@ -189,7 +209,14 @@ describe('adapter requests', () => {
       s3: { endpoint: undefined, region: 'us-east-1', forcePathStyle: false, credentials: undefined },
       gcs: { apiEndpoint: undefined, projectId: undefined },
     });
-    const c = loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: '1', AWS_ACCESS_KEY_ID: 'AK', AWS_SECRET_ACCESS_KEY: 'SK', GCS_API_ENDPOINT: 'http://127.0.0.1:9001' });
+    const c = loadConfig({
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_REGION: 'eu-west-1',
+      S3_FORCE_PATH_STYLE: '1',
+      AWS_ACCESS_KEY_ID: 'AK',
+      AWS_SECRET_ACCESS_KEY: 'SK',
+      GCS_API_ENDPOINT: 'http://127.0.0.1:9001',
+    });
     expect(c.objectSources).toEqual({
       s3: { endpoint: 'http://127.0.0.1:9000', region: 'eu-west-1', forcePathStyle: true, credentials: { accessKeyId: 'AK', secretAccessKey: 'SK' } },
       gcs: { apiEndpoint: 'http://127.0.0.1:9001', projectId: undefined },

@@ -32,7 +32,13 @@ test('the principal cache: one lookup per key per TTL, refusals never kept, ever
     async (apiKey) => {
       lookups.push(apiKey);
       if (!live.has(apiKey)) throw new Unauthenticated('invalid or revoked API key');
-      return { keyId: apiKey, keyPrefix: apiKey.slice(0, 11), scopes: new Set(), partner: { id: 'p', name: 'P', tier: 'embed', legacyPlan: null }, defaultTenantId: null };
+      return {
+        keyId: apiKey,
+        keyPrefix: apiKey.slice(0, 11),
+        scopes: new Set(),
+        partner: { id: 'p', name: 'P', tier: 'embed', legacyPlan: null },
+        defaultTenantId: null,
+      };
     },
     1000,
     () => clock,

@@ -41,7 +41,8 @@ test('embedder: openai without URL or model, an unknown kind and bad dimensions 
     throw new Error('expected a ConfigError');
   };
   const missing = problems({ EMBEDDER: 'openai', PORT: 'eighty' });
-  for (const text of ['EMBEDDINGS_URL: required when EMBEDDER=openai', 'EMBEDDINGS_MODEL: required when EMBEDDER=openai', 'PORT']) expect(missing).toContain(text);
+  for (const text of ['EMBEDDINGS_URL: required when EMBEDDER=openai', 'EMBEDDINGS_MODEL: required when EMBEDDER=openai', 'PORT'])
+    expect(missing).toContain(text);
   expect(problems({ EMBEDDER: 'vertex' })).toContain('EMBEDDER');
   const bad = problems({ EMBEDDER: 'openai', EMBEDDINGS_URL: 'not a url', EMBEDDINGS_MODEL: 'm', EMBEDDINGS_DIMENSIONS: '-3' });
   expect(bad).toContain('EMBEDDINGS_URL');
@@ -49,7 +50,7 @@ test('embedder: openai without URL or model, an unknown kind and bad dimensions 
   expect(bad).toContain('EMBEDDINGS_DIMENSIONS');
 });
 
-test('reading budgets: 50 pages, 10 OCR\'d pages and 20 s per document by default; EXTRACTION_* are validated', () => {
+test("reading budgets: 50 pages, 10 OCR'd pages and 20 s per document by default; EXTRACTION_* are validated", () => {
   expect(loadConfig({}).readLimits).toEqual({ maxPages: 50, maxOcrPages: 10, budgetMs: 20_000 });
   const c = loadConfig({ EXTRACTION_MAX_PAGES: '200', EXTRACTION_MAX_OCR_PAGES: '0', EXTRACTION_DOCUMENT_BUDGET_MS: '5000' });
   expect(c.readLimits).toEqual({ maxPages: 200, maxOcrPages: 0, budgetMs: 5000 });
@@ -65,7 +66,12 @@ test('webhooks: DESIGN §7 retry schedule by default; WEBHOOK_RETRY_SCHEDULE and
   const c = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '100ms, 1s,2m,1h', OUTBOUND_ALLOW_LOOPBACK: '1' });
   expect(c.webhookRetryScheduleMs).toEqual([100, 1000, 120_000, 3_600_000]);
   expect(c.outboundAllowLoopback).toBe(true);
-  for (const bad of [{ WEBHOOK_RETRY_SCHEDULE: '5x' }, { WEBHOOK_RETRY_SCHEDULE: '1s,,2s' }, { WEBHOOK_RETRY_SCHEDULE: '25h' }, { OUTBOUND_ALLOW_LOOPBACK: 'yes' }]) {
+  for (const bad of [
+    { WEBHOOK_RETRY_SCHEDULE: '5x' },
+    { WEBHOOK_RETRY_SCHEDULE: '1s,,2s' },
+    { WEBHOOK_RETRY_SCHEDULE: '25h' },
+    { OUTBOUND_ALLOW_LOOPBACK: 'yes' },
+  ]) {
     expect(() => loadConfig(bad)).toThrow(new RegExp(Object.keys(bad)[0]!));
   }
 });

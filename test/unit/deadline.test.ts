@@ -31,7 +31,12 @@ describe('execution deadline', () => {
   test('within the deadline everything resolves', async () => {
     const result = await execute({ schema, document: parse('{ slow { id child { id } } }'), contextValue: { deadline: deadlineFor('query', 5000) } });
     expect(result.errors).toBeUndefined();
-    expect(result.data).toEqual({ slow: [{ id: 1, child: { id: 10 } }, { id: 2, child: { id: 20 } }] });
+    expect(result.data).toEqual({
+      slow: [
+        { id: 1, child: { id: 10 } },
+        { id: 2, child: { id: 20 } },
+      ],
+    });
   });
 
   test('mutations and subscriptions get no deadline (their work has its own budgets)', async () => {

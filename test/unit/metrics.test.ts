@@ -32,8 +32,15 @@ describe('createMetrics', () => {
   test('a document read: one observation per page by engine and page kind, one per document', async () => {
     const m = createMetrics();
     m.documentRead({
-      documentKind: 'invoice', fileType: 'pdf', seconds: 0.5, einvoice: false, ocrEngine: 'ppocr',
-      pages: [{ source: 'text-layer', ms: 20 }, { source: 'ocr', ms: 900 }],
+      documentKind: 'invoice',
+      fileType: 'pdf',
+      seconds: 0.5,
+      einvoice: false,
+      ocrEngine: 'ppocr',
+      pages: [
+        { source: 'text-layer', ms: 20 },
+        { source: 'ocr', ms: 900 },
+      ],
     });
     m.documentRead({ documentKind: 'invoice', fileType: 'xml', seconds: 0.05, einvoice: true, ocrEngine: null, pages: [] });
     const text = (await m.scrape()).body;

@@ -36,7 +36,10 @@ describe('classifyAddress', () => {
 });
 
 describe('assertPublicUrl', () => {
-  const resolveTo = (...addresses: string[]) => async () => addresses.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 }));
+  const resolveTo =
+    (...addresses: string[]) =>
+    async () =>
+      addresses.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 }));
 
   test('accepts https to a public address and returns the addresses to connect to', async () => {
     const ok = await assertPublicUrl('https://hooks.example.com/in', { allowLoopback: false, resolve: resolveTo('93.184.215.14') });
@@ -55,9 +58,9 @@ describe('assertPublicUrl', () => {
   });
 
   test('a name is refused if any of its addresses is not public (checked after resolution)', async () => {
-    await expect(
-      assertPublicUrl('https://rebind.example/', { allowLoopback: false, resolve: resolveTo('93.184.215.14', '10.0.0.7') }),
-    ).rejects.toThrow(/rebind\.example is 10\.0\.0\.7, a private address/);
+    await expect(assertPublicUrl('https://rebind.example/', { allowLoopback: false, resolve: resolveTo('93.184.215.14', '10.0.0.7') })).rejects.toThrow(
+      /rebind\.example is 10\.0\.0\.7, a private address/,
+    );
   });
 
   test('allowLoopback admits loopback (also over http) but still refuses private addresses', async () => {

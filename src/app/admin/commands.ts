@@ -38,7 +38,13 @@ export async function runAdminCommand(deps: AdminDeps, command: string, args: Ad
     case 'create-key':
       return partners.createApiKey({
         partnerId: required(args, 'partner'),
-        scopes: args.scopes === undefined ? undefined : args.scopes.split(',').map((s) => s.trim()).filter(Boolean),
+        scopes:
+          args.scopes === undefined
+            ? undefined
+            : args.scopes
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
       });
     case 'revoke-key':
       return partners.revokeApiKey(required(args, 'prefix'));

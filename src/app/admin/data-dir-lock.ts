@@ -16,7 +16,10 @@ export interface LockInfo {
 }
 
 export class DataDirLockedError extends Error {
-  constructor(readonly holder: LockInfo, dataDir: string) {
+  constructor(
+    readonly holder: LockInfo,
+    dataDir: string,
+  ) {
     super(
       `data directory ${dataDir} is in use by ${holder.owner === 'server' ? 'a running server' : 'an admin command'} ` +
         `(pid ${holder.pid}, since ${holder.startedAt}); only one process may open the embedded database`,

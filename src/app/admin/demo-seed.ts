@@ -5,6 +5,9 @@ import type { Services } from '../services.ts';
 import { addDays, dayOfWeek } from '../../platform/lib/timezone.ts';
 import { DAYS_OFF, EMPLOYEES, type EmployeeSpec, localInstant, prng, SHIFT_TEMPLATES, STORES, TIME_OFF } from './demo-data.ts';
 import { seedInventory, seedSales } from './demo-stock.ts';
+import type { DemoSeedSummary } from './demo-seed-summary.ts';
+
+export type { DemoSeedSummary };
 
 // `npm run seed -- --demo`: a restaurant group with a month of back-office data ending today (UTC), entered
 // through the services (so every validation rule applies): 3 stores in 3 US time zones, 20 employees, weekly
@@ -24,36 +27,6 @@ const SEED = 0x5eed_2026;
 const MONTH_DAYS = 30;
 
 export type DemoServices = Pick<Services, 'partners' | 'tenants' | 'inventory' | 'scheduling'>;
-
-export interface DemoSeedSummary {
-  partnerId: string;
-  tenantId: string;
-  apiKey: string;
-  /** The month the demo fills: the report range to look at. */
-  startDate: string;
-  endDate: string;
-  stores: { id: string; externalStoreId: string; name: string; timezone: string; employees: number }[];
-  counts: {
-    stores: number;
-    employees: number;
-    schedules: { published: number; archived: number; draft: number };
-    shifts: number;
-    punches: number;
-    /** Past shifts nobody punched for (call-outs). */
-    missedShifts: number;
-    /** Punches without a shift (covering for someone). */
-    extraPunches: number;
-    /** Employees clocked in right now (their shift is in progress). */
-    clockedIn: number;
-    salesDays: number;
-    netSales: number;
-    inventoryItems: number;
-    inventoryCounts: number;
-    timeOff: { pending: number; approved: number; denied: number };
-  };
-  /** The labor report of the demo month (append to the server's URL, send the key as X-API-Key). */
-  laborReportPath: string;
-}
 
 // ── seeding ──
 
@@ -89,7 +62,11 @@ async function seed(services: DemoServices, db: Kysely<DB>, now: Date): Promise<
   try {
     return await fill(services, db, partner, now);
   } catch (err) {
-    await db.deleteFrom('partners').where('id', '=', partner.partnerId).execute().catch(() => {});
+    await db
+      .deleteFrom('partners')
+      .where('id', '=', partner.partnerId)
+      .execute()
+      .catch(() => {});
     throw err;
   }
 }
@@ -121,7 +98,11 @@ async function fill(
 
   const employees: { spec: EmployeeSpec; id: string; daysOff: number[] }[] = [];
   for (const spec of EMPLOYEES) {
-    const [first, last] = spec.name.normalize('NFD').replace(/[\u0300-\u036f']/g, '').toLowerCase().split(' ');
+    const [first, last] = spec.name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f']/g, '')
+      .toLowerCase()
+      .split(' ');
     const employee = await scheduling.createEmployee(tenantId, {
       storeId: stores[spec.store]!.id,
       name: spec.name,
@@ -144,7 +125,14 @@ async function fill(
     extraPunches: 0,
     clockedIn: 0,
   };
-  interface Planned { employee: (typeof employees)[number]; timezone: string; date: string; startsAt: Date; endsAt: Date; breakMinutes: number }
+  interface Planned {
+    employee: (typeof employees)[number];
+    timezone: string;
+    date: string;
+    startsAt: Date;
+    endsAt: Date;
+    breakMinutes: number;
+  }
   const worked: Planned[] = [];
   const shiftsPerEmployee = new Map<string, Set<string>>(); // employee → local dates with a shift
   for (let week = firstWeek; week <= nextWeek; week = addDays(week, 7)) {

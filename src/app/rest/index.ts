@@ -16,5 +16,21 @@ export { familyOf, restError } from '../../platform/rest/errors.ts';
 
 /** Every REST route of the contract (v1, legacy and adapter families), each defined in its domain module. */
 export function mountRestCompat(app: FastifyInstance, deps: RestCompatDeps): void {
-  registerRestRoutes(app, [...vendorRoutes, ...invoiceRoutes, ...receiptRoutes, ...searchRoutes, ...webhookRoutes, ...tenantRoutes, ...embedRoutes, ...inventoryRoutes, ...schedulingRoutes, ...usageRoutes, ...adapterRoutes], deps);
+  registerRestRoutes(
+    app,
+    [
+      ...vendorRoutes,
+      ...invoiceRoutes,
+      ...receiptRoutes,
+      ...searchRoutes,
+      ...webhookRoutes,
+      ...tenantRoutes,
+      ...embedRoutes,
+      ...inventoryRoutes,
+      ...schedulingRoutes,
+      ...usageRoutes,
+      ...adapterRoutes,
+    ],
+    deps,
+  );
 }

@@ -53,9 +53,23 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** gRPC status codes (the REST transport reports the same ones). */
 const STATUS = [
-  'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS',
-  'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED',
-  'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED',
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
 ] as const;
 const TRANSIENT = new Set(['DEADLINE_EXCEEDED', 'RESOURCE_EXHAUSTED', 'UNAVAILABLE', 'INTERNAL', 'UNKNOWN', 'ABORTED']);
 
@@ -180,7 +194,10 @@ function translate(err: unknown): Error {
           ? 'UNAUTHENTICATED'
           : 'UNKNOWN';
   if (status === 'INVALID_ARGUMENT') {
-    const why = (e.message ?? '').replace(/^\d+ INVALID_ARGUMENT: /, '').replace(/projects\/\S+/g, '(processor)').slice(0, 200);
+    const why = (e.message ?? '')
+      .replace(/^\d+ INVALID_ARGUMENT: /, '')
+      .replace(/projects\/\S+/g, '(processor)')
+      .slice(0, 200);
     return new UnreadableDocumentError(`the document was rejected by the extraction service: ${why}`);
   }
   const hint = TRANSIENT.has(status) ? '; the upload can be retried' : '';

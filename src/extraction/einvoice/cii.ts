@@ -24,7 +24,10 @@ export function parseCii(root: XNode): ParsedEInvoice {
     invoiceNumber: textAt(doc, 'ID'),
     invoiceDate: isoDay(textAt(doc, 'IssueDateTime/DateTimeString')),
     // The first payment term that names a due date (several terms may be given, e.g. instalments).
-    dueDate: kids(settlement, 'SpecifiedTradePaymentTerms').map((t) => isoDay(textAt(t, 'DueDateDateTime/DateTimeString'))).find(Boolean) ?? null,
+    dueDate:
+      kids(settlement, 'SpecifiedTradePaymentTerms')
+        .map((t) => isoDay(textAt(t, 'DueDateDateTime/DateTimeString')))
+        .find(Boolean) ?? null,
     currency: currency?.toUpperCase() ?? null,
     sums: {
       lineTotal: amount('LineTotalAmount'),
@@ -55,7 +58,10 @@ function line(item: XNode): ExtractedLineItem {
   const agreement = child(item, 'SpecifiedLineTradeAgreement', 'SpecifiedSupplyChainTradeAgreement');
   const price = child(agreement, 'NetPriceProductTradePrice') ?? child(agreement, 'GrossPriceProductTradePrice');
   const billed = at(item, 'SpecifiedLineTradeDelivery|SpecifiedSupplyChainTradeDelivery/BilledQuantity');
-  const lineSum = at(item, 'SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement/SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation');
+  const lineSum = at(
+    item,
+    'SpecifiedLineTradeSettlement|SpecifiedSupplyChainTradeSettlement/SpecifiedTradeSettlementLineMonetarySummation|SpecifiedTradeSettlementMonetarySummation',
+  );
   return {
     description: oneLine(textAt(product, 'Name') ?? textAt(product, 'Description')),
     sku: textAt(product, 'SellerAssignedID') ?? textAt(product, 'GlobalID') ?? textAt(product, 'BuyerAssignedID'),

@@ -31,8 +31,14 @@ export interface FromEInvoice {
 type Field = 'vendorName' | 'invoiceNumber' | 'invoiceDate' | 'dueDate' | 'subtotal' | 'tax' | 'total' | 'currency';
 const FIELDS: Field[] = ['vendorName', 'invoiceNumber', 'invoiceDate', 'dueDate', 'subtotal', 'tax', 'total', 'currency'];
 const LABELS: Record<Field, string> = {
-  vendorName: 'vendor', invoiceNumber: 'invoice number', invoiceDate: 'invoice date', dueDate: 'due date',
-  subtotal: 'subtotal', tax: 'tax', total: 'total', currency: 'currency',
+  vendorName: 'vendor',
+  invoiceNumber: 'invoice number',
+  invoiceDate: 'invoice date',
+  dueDate: 'due date',
+  subtotal: 'subtotal',
+  tax: 'tax',
+  total: 'total',
+  currency: 'currency',
 };
 const AMOUNTS = new Set<Field>(['subtotal', 'tax', 'total']);
 

@@ -21,7 +21,10 @@ export interface PrintedText {
 }
 
 export const fold = (s: string): string => stripAccents(s).toLowerCase();
-export const spacedOf = (s: string): string => fold(s).replace(/[^a-z0-9]+/g, ' ').trim();
+export const spacedOf = (s: string): string =>
+  fold(s)
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 export const compactOf = (s: string): string => fold(s).replace(/[^a-z0-9]+/g, '');
 
 export function printedText(pages: PageText[]): PrintedText {
@@ -50,8 +53,20 @@ function amountsIn(token: string): number[] {
 }
 
 const MONTHS: Array<[RegExp, number]> = [
-  [/^juil/, 7], [/^juin/, 6], [/^(jan)/, 1], [/^(feb|fev)/, 2], [/^(mar|maa)/, 3], [/^(apr|avr)/, 4], [/^(may|mai|mei)/, 5],
-  [/^jun/, 6], [/^jul/, 7], [/^(aug|aou)/, 8], [/^sep/, 9], [/^(oct|okt)/, 10], [/^nov/, 11], [/^(dec|dez)/, 12],
+  [/^juil/, 7],
+  [/^juin/, 6],
+  [/^(jan)/, 1],
+  [/^(feb|fev)/, 2],
+  [/^(mar|maa)/, 3],
+  [/^(apr|avr)/, 4],
+  [/^(may|mai|mei)/, 5],
+  [/^jun/, 6],
+  [/^jul/, 7],
+  [/^(aug|aou)/, 8],
+  [/^sep/, 9],
+  [/^(oct|okt)/, 10],
+  [/^nov/, 11],
+  [/^(dec|dez)/, 12],
 ];
 const month = (word: string): number | null => MONTHS.find(([re]) => re.test(fold(word)))?.[1] ?? null;
 const iso = (y: number, m: number, d: number): string | null =>

@@ -64,7 +64,13 @@ function finish(p: ParsedEInvoice): EInvoice {
   if (s.grandTotal !== null && subtotal !== null && tax !== null && off(s.grandTotal, subtotal + tax)) {
     totalsProblems.push(`its grand total ${s.grandTotal} is not its tax basis ${subtotal} + tax ${tax}`);
   }
-  const lineSum = p.lineItems.length && p.lineItems.every((l) => l.total !== null) ? round(p.lineItems.reduce((a, l) => a + l.total!, 0), 2) : null;
+  const lineSum =
+    p.lineItems.length && p.lineItems.every((l) => l.total !== null)
+      ? round(
+          p.lineItems.reduce((a, l) => a + l.total!, 0),
+          2,
+        )
+      : null;
   const linesProblem =
     lineSum !== null && s.lineTotal !== null && off(lineSum, s.lineTotal) ? `its lines add up to ${lineSum}, its line total is ${s.lineTotal}` : null;
   const creditNote = p.creditNoteRoot || CREDIT_NOTE_TYPES.has(p.typeCode ?? '');

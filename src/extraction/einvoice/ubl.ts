@@ -11,7 +11,10 @@ export function parseUbl(root: XNode): ParsedEInvoice {
   const amount = (local: string) => decimal(inCurrency(kids(totals, local), currency));
   // A second TaxTotal may state the tax in the accounting currency (without a breakdown).
   const taxTotals = kids(root, 'TaxTotal');
-  const taxTotal = inCurrency(taxTotals.map((t) => child(t, 'TaxAmount')).filter((n): n is XNode => n !== null), currency);
+  const taxTotal = inCurrency(
+    taxTotals.map((t) => child(t, 'TaxAmount')).filter((n): n is XNode => n !== null),
+    currency,
+  );
   const party = at(root, 'AccountingSupplierParty/Party');
   return {
     syntax: 'ubl',
@@ -21,7 +24,12 @@ export function parseUbl(root: XNode): ParsedEInvoice {
     vendorName: oneLine(textAt(party, 'PartyName/Name') ?? textAt(party, 'PartyLegalEntity/RegistrationName')),
     invoiceNumber: textAt(root, 'ID'),
     invoiceDate: isoDay(textAt(root, 'IssueDate')),
-    dueDate: isoDay(textAt(root, 'DueDate')) ?? (kids(root, 'PaymentMeans').map((m) => isoDay(textAt(m, 'PaymentDueDate'))).find(Boolean) ?? null),
+    dueDate:
+      isoDay(textAt(root, 'DueDate')) ??
+      kids(root, 'PaymentMeans')
+        .map((m) => isoDay(textAt(m, 'PaymentDueDate')))
+        .find(Boolean) ??
+      null,
     currency: currency?.toUpperCase() ?? null,
     sums: {
       lineTotal: amount('LineExtensionAmount'),

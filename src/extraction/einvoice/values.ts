@@ -38,7 +38,12 @@ export function unitPrice(price: number | null, basisQuantity: number | null): n
 /** Sum of the values, or null when none is known. */
 export function sum(values: ReadonlyArray<number | null>): number | null {
   const known = values.filter((v): v is number => v !== null);
-  return known.length ? round(known.reduce((a, b) => a + b, 0), 2) : null;
+  return known.length
+    ? round(
+        known.reduce((a, b) => a + b, 0),
+        2,
+      )
+    : null;
 }
 
 /** Text with runs of white space (line breaks in names) folded to one space. */
@@ -47,14 +52,65 @@ export const oneLine = (s: string | null): string | null => (s ? s.replace(/\s+/
 // UN/ECE Recommendation 20 (and 21, the X-prefixed package codes) as people write them on invoices. Codes not
 // listed are passed through as they are.
 const UNITS: Record<string, string> = {
-  C62: 'ea', EA: 'ea', H87: 'pc', XPP: 'pc', NAR: 'pc', NPR: 'pair', PR: 'pair', SET: 'set', LS: 'lump sum',
-  KGM: 'kg', GRM: 'g', MGM: 'mg', TNE: 't', LBR: 'lb', ONZ: 'oz',
-  LTR: 'l', MLT: 'ml', CLT: 'cl', DLT: 'dl', HLT: 'hl', MTQ: 'm³', GLL: 'gal', QT: 'qt',
-  MTR: 'm', CMT: 'cm', MMT: 'mm', KMT: 'km', MTK: 'm²', FOT: 'ft', INH: 'in',
-  SEC: 's', MIN: 'min', HUR: 'h', DAY: 'day', WEE: 'week', MON: 'month', ANN: 'year',
-  KWH: 'kWh', MWH: 'MWh', KWT: 'kW', P1: '%', DZN: 'dozen',
-  XBX: 'box', XCT: 'carton', XCS: 'case', XBO: 'bottle', XPK: 'pack', XPA: 'packet', XPX: 'pallet', XCR: 'crate',
-  XBG: 'bag', XSA: 'sack', XKG: 'keg', XRO: 'roll', XTU: 'tube', XCA: 'can', XBE: 'bundle', XTN: 'tin', XJR: 'jar',
+  C62: 'ea',
+  EA: 'ea',
+  H87: 'pc',
+  XPP: 'pc',
+  NAR: 'pc',
+  NPR: 'pair',
+  PR: 'pair',
+  SET: 'set',
+  LS: 'lump sum',
+  KGM: 'kg',
+  GRM: 'g',
+  MGM: 'mg',
+  TNE: 't',
+  LBR: 'lb',
+  ONZ: 'oz',
+  LTR: 'l',
+  MLT: 'ml',
+  CLT: 'cl',
+  DLT: 'dl',
+  HLT: 'hl',
+  MTQ: 'm³',
+  GLL: 'gal',
+  QT: 'qt',
+  MTR: 'm',
+  CMT: 'cm',
+  MMT: 'mm',
+  KMT: 'km',
+  MTK: 'm²',
+  FOT: 'ft',
+  INH: 'in',
+  SEC: 's',
+  MIN: 'min',
+  HUR: 'h',
+  DAY: 'day',
+  WEE: 'week',
+  MON: 'month',
+  ANN: 'year',
+  KWH: 'kWh',
+  MWH: 'MWh',
+  KWT: 'kW',
+  P1: '%',
+  DZN: 'dozen',
+  XBX: 'box',
+  XCT: 'carton',
+  XCS: 'case',
+  XBO: 'bottle',
+  XPK: 'pack',
+  XPA: 'packet',
+  XPX: 'pallet',
+  XCR: 'crate',
+  XBG: 'bag',
+  XSA: 'sack',
+  XKG: 'keg',
+  XRO: 'roll',
+  XTU: 'tube',
+  XCA: 'can',
+  XBE: 'bundle',
+  XTN: 'tin',
+  XJR: 'jar',
 };
 
 /** A readable unit for a unit code ("KGM" → "kg"); the code itself when unknown; null when absent. */

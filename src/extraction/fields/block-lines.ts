@@ -150,7 +150,8 @@ export function blockLines(doc: InvoiceDoc): ExtractedLineItem[] {
     if (!description) {
       for (let i = item.first - 1; i >= Math.max(0, item.first - 6); i--) {
         const text = doc.lines[i]!.text;
-        if (repeated.has(text.replace(/\d+/g, '#').trim().toLowerCase()) || findAmounts(text, doc.dec).some((a) => a.hasDecimals) || !/\p{L}{3,}/u.test(text)) continue;
+        if (repeated.has(text.replace(/\d+/g, '#').trim().toLowerCase()) || findAmounts(text, doc.dec).some((a) => a.hasDecimals) || !/\p{L}{3,}/u.test(text))
+          continue;
         description = clean(text);
         break;
       }
@@ -159,6 +160,8 @@ export function blockLines(doc: InvoiceDoc): ExtractedLineItem[] {
   });
   if (rows.some((r) => r.total === null || !r.description)) return [];
   const sum = Math.round(rows.reduce((s, r) => s + r.total!, 0) * 100) / 100;
-  const printed = doc.lines.some((l, i) => !items.some((it) => i >= it.first && i <= it.last) && findAmounts(l.text, doc.dec).some((a) => a.hasDecimals && Math.abs(a.value - sum) < 0.005));
+  const printed = doc.lines.some(
+    (l, i) => !items.some((it) => i >= it.first && i <= it.last) && findAmounts(l.text, doc.dec).some((a) => a.hasDecimals && Math.abs(a.value - sum) < 0.005),
+  );
   return printed ? rows : [];
 }

@@ -68,13 +68,23 @@ export function candidates<T>(doc: InvoiceDoc, fields: readonly LabelField[], fi
         const order = n === 0 ? 1 : n === vals.length - 1 ? 0.85 : 0.6;
         const at = hit.end + v.index;
         out.push({
-          value: v.value, field: hit.field, score: w * far * order * (v.plain ? 0.6 : 1), line, at, length: v.length,
-          ocr: spanConfidence(line, at, at + v.length), via: 'right', weak: hit.weak, labelText: line.text, labelStart: hit.start,
+          value: v.value,
+          field: hit.field,
+          score: w * far * order * (v.plain ? 0.6 : 1),
+          line,
+          at,
+          length: v.length,
+          ocr: spanConfidence(line, at, at + v.length),
+          via: 'right',
+          weak: hit.weak,
+          labelText: line.text,
+          labelStart: hit.start,
         });
       });
       if (opts.below === false || opts.noBelow?.(li) || (vals.length && !vals[0]!.plain)) return;
       const below = valueBelow(doc, li, hit, find, opts.depth ?? 3, opts.skipRow);
-      if (below) out.push({ ...below, field: hit.field, score: w * below.score * (below.plain ? 0.6 : 1), weak: hit.weak, labelText: line.text, labelStart: hit.start });
+      if (below)
+        out.push({ ...below, field: hit.field, score: w * below.score * (below.plain ? 0.6 : 1), weak: hit.weak, labelText: line.text, labelStart: hit.start });
     });
   });
   return out;
@@ -112,8 +122,14 @@ function valueBelow<T>(doc: InvoiceDoc, li: number, hit: Hit<LabelField>, find: 
       .find((f) => inRange(f.index, f.index + f.length) && nearestHeader(line, next, f.index, f.length) === header);
     if (v)
       return {
-        value: v.value, score: 0.85 * (j === li + 1 ? 1 : 0.8), line: next, at: v.index, length: v.length,
-        ocr: spanConfidence(next, v.index, v.index + v.length), via: 'below' as const, plain: v.plain,
+        value: v.value,
+        score: 0.85 * (j === li + 1 ? 1 : 0.8),
+        line: next,
+        at: v.index,
+        length: v.length,
+        ocr: spanConfidence(next, v.index, v.index + v.length),
+        via: 'below' as const,
+        plain: v.plain,
       };
   }
   return null;

@@ -13,7 +13,7 @@ export function labelledConfidence(best: FieldCandidate<unknown> | null, margin:
   if (!best) return 0;
   let c = best.via === 'free' ? 40 : best.weak ? 62 : 86;
   if (best.via === 'below') c -= 4;
-  if (best.field === 'invoiceTitle' || best.field === 'invoiceNumber' && best.weak) c -= 4;
+  if (best.field === 'invoiceTitle' || (best.field === 'invoiceNumber' && best.weak)) c -= 4;
   c += Math.max(-20, Math.min(best.weak || best.via === 'free' ? 12 : 15, (margin - 1) * 6));
   return clamp(c * ocr(best));
 }
@@ -62,6 +62,7 @@ export function amountsProblem(t: Totals, money: (n: number) => string): string 
   const { subtotal: s, tax: x, total: g, checks } = t;
   if (checks.sumOk || checks.derived.length) return null;
   if (s && x && g) return `the amounts do not add up: net ${money(s.value)} + tax ${money(x.value)} ≠ total ${money(g.value)}`;
-  if (s && g && !x && Math.abs(s.value - g.value) > 0.01) return `the amounts do not add up: net ${money(s.value)} and total ${money(g.value)} leave no plausible tax`;
+  if (s && g && !x && Math.abs(s.value - g.value) > 0.01)
+    return `the amounts do not add up: net ${money(s.value)} and total ${money(g.value)} leave no plausible tax`;
   return null;
 }

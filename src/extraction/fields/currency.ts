@@ -1,6 +1,28 @@
 // ISO 4217 currency from the evidence in a document's text; null when there is none.
 
-const CODES = ['EUR', 'USD', 'GBP', 'CHF', 'MYR', 'SGD', 'CAD', 'AUD', 'JPY', 'CNY', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'INR', 'IDR', 'THB', 'NZD', 'HKD'];
+const CODES = [
+  'EUR',
+  'USD',
+  'GBP',
+  'CHF',
+  'MYR',
+  'SGD',
+  'CAD',
+  'AUD',
+  'JPY',
+  'CNY',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'CZK',
+  'HUF',
+  'INR',
+  'IDR',
+  'THB',
+  'NZD',
+  'HKD',
+];
 
 /** Words that say which country a "$" or "kr" belongs to. */
 const DOLLAR_CONTEXT: [RegExp, string][] = [
@@ -55,8 +77,13 @@ function localeCurrency(text: string, langs: string[]): CurrencyEvidence {
   if (/\b(MwSt|USt-?IdNr|Mehrwertsteuer|Umsatzsteuer|Deutschland|Österreich)\b/i.test(text)) return { currency: 'EUR', confidence: 40 };
   if (/\b(TVA|SIRET|SIREN|TTC)\b/.test(text) && !/\b(CHF|Suisse|Schweiz)\b/i.test(text)) return { currency: 'EUR', confidence: 35 };
   // A country's address: UK postcodes or the country name → GBP; a US state and ZIP or the country name → USD.
-  if (/\b(United Kingdom|England|Scotland|Wales|Great Britain)\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/.test(text)) return { currency: 'GBP', confidence: 30 };
-  if (/\b(USA|U\.S\.A\.?|United States)\b|\b[A-Z][a-z]+,?\s(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s\d{5}(?:-\d{4})?\b/.test(text))
+  if (/\b(United Kingdom|England|Scotland|Wales|Great Britain)\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/.test(text))
+    return { currency: 'GBP', confidence: 30 };
+  if (
+    /\b(USA|U\.S\.A\.?|United States)\b|\b[A-Z][a-z]+,?\s(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY])\s\d{5}(?:-\d{4})?\b/.test(
+      text,
+    )
+  )
     return { currency: 'USD', confidence: 30 };
   const euroLanguage = langs.length > 0 && langs.every((l) => ['de', 'fr', 'es', 'it', 'nl', 'pt'].includes(l));
   if (euroLanguage && !/\b(CHF|Suisse|Schweiz|Svizzera|Brasil|M[ée]xico|Argentina|Colombia|Chile|Per[uú]|Angola|Mo[cç]ambique)\b/i.test(text))

@@ -20,8 +20,18 @@ export const stripAccents = (s: string) => s.normalize('NFD').replace(/[\u0300-\
 // Month names of every language file, plus those seen on receipts in languages we do not read invoices in
 // (Latvian, Malay). Folded (lower-case, no accents); each name means one month in every language (a test checks).
 const RECEIPT_MONTHS: string[][] = [
-  ['janvaris'], ['februaris'], ['marts'], ['aprilis'], ['maijs'], ['junijs'],
-  ['julijs', 'julai'], ['augusts', 'ogos'], ['septembris'], ['oktobris'], ['novembris'], ['decembris', 'disember', 'dis'],
+  ['janvaris'],
+  ['februaris'],
+  ['marts'],
+  ['aprilis'],
+  ['maijs'],
+  ['junijs'],
+  ['julijs', 'julai'],
+  ['augusts', 'ogos'],
+  ['septembris'],
+  ['oktobris'],
+  ['novembris'],
+  ['decembris', 'disember', 'dis'],
 ];
 const MONTH_MAP = new Map<string, number>();
 for (const months of [...LANGUAGES.map((l) => l.months), RECEIPT_MONTHS])
@@ -33,7 +43,10 @@ const Y4 = '((?:19|20)\\d{2})';
 const RE_YMD = new RegExp(`(?<![\\d.])${Y4}\\s?[-./]\\s?(\\d{1,2})\\s?[-./]\\s?(\\d{1,2})(?![\\d])`, 'g');
 const RE_NUM = /(?<![\d.,])(\d{1,2})\s?([./-])\s?(\d{1,2})\s?(?:\2|(?<=\.\s?\d{1,2}\s?),)\s?(\d{4}|\d{2})(?![\d]|[.,]\d)/g;
 // "5 juin 2018", "5. März 2018", "5 de junio de 2018", "1er mars 2018", "05-MAR-2024".
-const RE_DMY_TEXT = new RegExp(`(?<![\\d])(\\d{1,2})(?:st|nd|rd|th|er|o|º|°)?\\.?[\\s/-]*(?:de\\s+|di\\s+)?(${MONTH_ALT})\\.?[\\s,/-]*(?:de\\s+|del\\s+)?('?\\d{4}|\\d{2})(?![\\d])`, 'g');
+const RE_DMY_TEXT = new RegExp(
+  `(?<![\\d])(\\d{1,2})(?:st|nd|rd|th|er|o|º|°)?\\.?[\\s/-]*(?:de\\s+|di\\s+)?(${MONTH_ALT})\\.?[\\s,/-]*(?:de\\s+|del\\s+)?('?\\d{4}|\\d{2})(?![\\d])`,
+  'g',
+);
 // "March 5, 2024", "June 5th 2018".
 const RE_MDY_TEXT = new RegExp(`(?<![a-z])(${MONTH_ALT})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?,?\\s*(\\d{4})(?![\\d])`, 'g');
 

@@ -30,8 +30,7 @@ function owner(doc: InvoiceDoc, c: FieldCandidate<string>): LabelField {
 export function invoiceDates(doc: InvoiceDoc): InvoiceDates {
   const find: Finder<string> = (text) => findDates(text, { dayFirst: doc.dayFirst }).map((d) => ({ value: d.iso, index: d.index, length: d.length }));
   const all = candidates(doc, FIELDS, find, { stopAt: [...FIELDS, 'taxId'] }).map((c) => ({ ...c, field: owner(doc, c) }));
-  const of = (fields: LabelField[], factor = 1) =>
-    all.filter((c) => fields.includes(c.field)).map((c) => ({ ...c, score: c.score * factor }));
+  const of = (fields: LabelField[], factor = 1) => all.filter((c) => fields.includes(c.field)).map((c) => ({ ...c, score: c.score * factor }));
   // A printed date that a distractor label claims ("Période du 01/01 au 31/01") is not the invoice date there,
   // though the same date may be the invoice date where a label of its own says so.
   const where = (c: FieldCandidate<string>) => `${c.line.index}:${c.at}`;
@@ -72,7 +71,19 @@ function paymentDates(doc: InvoiceDoc, find: Finder<string>, taken: Set<string>)
     if (doc.hits[i]!.some((h) => !h.weak && DISTRACTOR.concat('invoiceDate', 'dueDate').includes(h.field))) return [];
     return find(line.text)
       .filter((d) => !taken.has(`${i}:${d.index}`))
-      .map((d) => ({ value: d.value, field: 'dueDate' as const, score: 1, line, at: d.index, length: d.length, ocr: line.confidence, via: 'free' as const, weak: true, labelText: line.text, labelStart: 0 }));
+      .map((d) => ({
+        value: d.value,
+        field: 'dueDate' as const,
+        score: 1,
+        line,
+        at: d.index,
+        length: d.length,
+        ocr: line.confidence,
+        via: 'free' as const,
+        weak: true,
+        labelText: line.text,
+        labelStart: 0,
+      }));
   });
 }
 
@@ -83,7 +94,19 @@ function firstFreeDate(doc: InvoiceDoc, find: Finder<string>, taken: Set<string>
     if (doc.hits[line.index]!.some((h) => !h.weak && DISTRACTOR.concat('dueDate').includes(h.field))) continue;
     const d = find(line.text).find((f) => !taken.has(f.value));
     if (d)
-      return { value: d.value, field: 'invoiceDate', score: 0.8, line, at: d.index, length: d.length, ocr: line.confidence, via: 'free', weak: true, labelText: '', labelStart: 0 };
+      return {
+        value: d.value,
+        field: 'invoiceDate',
+        score: 0.8,
+        line,
+        at: d.index,
+        length: d.length,
+        ocr: line.confidence,
+        via: 'free',
+        weak: true,
+        labelText: '',
+        labelStart: 0,
+      };
   }
   return null;
 }

@@ -64,7 +64,14 @@ export function labelled<T>(lines: Line[], labels: Label[], find: Finder<T>, opt
           const v = hits[0];
           if (v) {
             const plain = v.plain ? 0.6 : 1;
-            out.push({ value: v.value, score: label.weight * 0.85 * plain * (j === li + 1 ? 1 : 0.8), line: next, ocr: spanConfidence(next, v.index, v.index + v.length), at: v.index, via: 'below' });
+            out.push({
+              value: v.value,
+              score: label.weight * 0.85 * plain * (j === li + 1 ? 1 : 0.8),
+              line: next,
+              ocr: spanConfidence(next, v.index, v.index + v.length),
+              at: v.index,
+              via: 'below',
+            });
             break;
           }
         }

@@ -21,7 +21,10 @@ const cy = (w: Word) => w.y + w.height / 2;
 
 /** Groups a page's words into lines: a word joins the line whose nearest word (by x) overlaps it vertically. */
 export function groupLines(page: PageText, startIndex = 0): Line[] {
-  const words = page.words.filter((w) => w.text.trim() !== '').slice().sort((a, b) => a.x - b.x);
+  const words = page.words
+    .filter((w) => w.text.trim() !== '')
+    .slice()
+    .sort((a, b) => a.x - b.x);
   const groups: Word[][] = [];
   for (const w of words) {
     let best: Word[] | null = null;

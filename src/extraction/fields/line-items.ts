@@ -32,7 +32,10 @@ const DETAIL_LABELS: LabelField[] = ['deliveryDate', 'orderNumber', 'customerNum
 /** The description in a row's description column: its runs of text less reference runs and codes. */
 function description(text: string | undefined, details = false): string | null {
   // With details (lines that only continue a description), fragments such as "24 x 0.5 l" or "08/06/2025." count too.
-  const runs = (text ?? '').split(/\s{3,}/).map((r) => r.trim()).filter((r) => r && (details ? /[\p{L}\d]/u.test(r) : !DETAIL.test(r) && isWordy(r)));
+  const runs = (text ?? '')
+    .split(/\s{3,}/)
+    .map((r) => r.trim())
+    .filter((r) => r && (details ? /[\p{L}\d]/u.test(r) : !DETAIL.test(r) && isWordy(r)));
   return runs.join(' ') || null;
 }
 const DOC_LEVEL = /\d+(?:[.,]\d+)?\s?%\s*(sur|of|von|on|auf|su|sul|sobre|op|over)\b/i;
@@ -147,7 +150,14 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     }
     if (subtotalSeen && labels.some((f) => SKIPS.includes(f))) continue;
     // A row without quantity or price that repeats the sum of the rows so far carries it forward, in any words.
-    const carried = !itemLike && rows.length > 1 && total && near(total.value, rows.reduce((a, r) => a + (r.total ?? 0), 0));
+    const carried =
+      !itemLike &&
+      rows.length > 1 &&
+      total &&
+      near(
+        total.value,
+        rows.reduce((a, r) => a + (r.total ?? 0), 0),
+      );
     if (ALLOWANCE.test(row.description ?? '') || carried) continue;
     if (!total || !total.hasDecimals || DOC_LEVEL.test(line.text)) {
       // A line without an amount: its words (not its numbers) may belong to an item's description.
@@ -169,7 +179,12 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
       total: total.value,
       y: yOffset + line.y,
     };
-    rows.push(fixByArithmetic(item, amounts.map((a) => a.value)));
+    rows.push(
+      fixByArithmetic(
+        item,
+        amounts.map((a) => a.value),
+      ),
+    );
   }
   return false;
 }
@@ -182,8 +197,7 @@ function fixByArithmetic(item: Row, values: number[]): Row {
   if (t === null || (q !== null && p !== null && near(q * p, t))) return item;
   const others = values.filter((v, i) => i !== values.lastIndexOf(t));
   for (let a = 0; a < others.length; a++)
-    for (let b = a + 1; b < others.length; b++)
-      if (near(others[a]! * others[b]!, t)) return { ...item, quantity: others[a]!, unitPrice: others[b]! };
+    for (let b = a + 1; b < others.length; b++) if (near(others[a]! * others[b]!, t)) return { ...item, quantity: others[a]!, unitPrice: others[b]! };
   return item;
 }
 

@@ -5,7 +5,8 @@ import { candidates, cells, merge, type FieldCandidate, type Found } from './can
 import type { InvoiceDoc } from './doc.ts';
 
 // An optional series prefix of capitals before the number (Portuguese "FT 2024/88", "INV 0042").
-const TOKEN = /^[\s:#.\-–°º]*(?:(?:[nN][°ºoO]|[nN][rR]|[nN][uU][mM](?:[mM][eE][rR]|[bB][eE][rR])?)\.?\s*[:#.]?\s*)?((?:[A-Z]{1,4} (?=\d))?[A-Za-z0-9][A-Za-z0-9_\-/.]*)/;
+const TOKEN =
+  /^[\s:#.\-–°º]*(?:(?:[nN][°ºoO]|[nN][rR]|[nN][uU][mM](?:[mM][eE][rR]|[bB][eE][rR])?)\.?\s*[:#.]?\s*)?((?:[A-Z]{1,4} (?=\d))?[A-Za-z0-9][A-Za-z0-9_\-/.]*)/;
 const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 const MONEY_LIKE = /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/;
 
@@ -21,7 +22,9 @@ export function numberToken(text: string): Found<string>[] {
 
 /** A generic label opens a cell ("Nr.: 12") or closes one, its value in the next ("Affacturée N°   UC1_20"). */
 const labelLike = (c: FieldCandidate<string>) =>
-  cells(c.labelText).some((x) => x.at === c.labelStart || (c.labelStart > x.at && /^[\s:.#]*$/.test(c.labelText.slice(c.labelStart, x.at + x.text.length).replace(/^\S+/, ''))));
+  cells(c.labelText).some(
+    (x) => x.at === c.labelStart || (c.labelStart > x.at && /^[\s:.#]*$/.test(c.labelText.slice(c.labelStart, x.at + x.text.length).replace(/^\S+/, ''))),
+  );
 
 /** The generic label follows a title on its line ("Facture N° 12"). */
 const titleBefore = (doc: InvoiceDoc, c: FieldCandidate<string>) =>
@@ -48,7 +51,11 @@ export function numberCandidates(doc: InvoiceDoc): FieldCandidate<string>[] {
   const cands = candidates(doc, ['invoiceNumber', 'invoiceTitle'], numberToken).filter(
     (c) => (!c.weak || c.field !== 'invoiceNumber' || labelLike(c) || titleBefore(doc, c)) && !(c.weak && (inSku(c) || tableHead(c))),
   );
-  const claimed = new Set(candidates(doc, DISTRACTORS, numberToken).filter((c) => !c.weak).map((c) => c.value));
+  const claimed = new Set(
+    candidates(doc, DISTRACTORS, numberToken)
+      .filter((c) => !c.weak)
+      .map((c) => c.value),
+  );
   const firstPage = doc.lines[0]?.page;
   for (const c of cands) {
     if (c.field === 'invoiceTitle') c.score *= 0.7;

@@ -18,7 +18,10 @@ export function paymentTermDays(doc: InvoiceDoc): { days: number; line: number }
   let best: { days: number; line: number } | null = null;
   doc.lines.forEach((line, i) => {
     // Amounts stay whole ("Total Net 16,058.85", "netto 3'063.66" are not "Net 16" or "netto 3").
-    const tokens = fold(line.text).split(/[^\p{L}\p{N}.,'’]+/u).map((t) => t.replace(/[.,'’]+$/, '')).filter(Boolean);
+    const tokens = fold(line.text)
+      .split(/[^\p{L}\p{N}.,'’]+/u)
+      .map((t) => t.replace(/[.,'’]+$/, ''))
+      .filter(Boolean);
     if (!tokens.some((t) => v.context.has(t))) return;
     tokens.forEach((t, k) => {
       const n = /^\d{1,3}$/.test(t) ? Number(t) : NaN;
@@ -37,7 +40,13 @@ export function paymentTermDays(doc: InvoiceDoc): { days: number; line: number }
 /** Lines about paying ("Rogamos efectúen el pago antes del 18/01/2023", "Bitte zahlen Sie bis 18.01.2023"). */
 export function paymentLines(doc: InvoiceDoc): number[] {
   const v = vocabulary();
-  return doc.lines.flatMap((line, i) => (fold(line.text).split(/[^\p{L}]+/u).some((t) => v.context.has(t)) ? [i] : []));
+  return doc.lines.flatMap((line, i) =>
+    fold(line.text)
+      .split(/[^\p{L}]+/u)
+      .some((t) => v.context.has(t))
+      ? [i]
+      : [],
+  );
 }
 
 export const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);

@@ -12,9 +12,15 @@ const GROSS = phrases('gross');
 /** The qualifier right after `end` (before any digit) and where it ends, or null. */
 function qualifierAt(folded: string, end: number): { kind: 'net' | 'gross'; end: number } | null {
   const lead = /^[\s:(]*/.exec(folded.slice(end))![0].length;
-  const head = folded.slice(end + lead).split(/\d/)[0]!.replace(/[\s:)]+$/, '');
+  const head = folded
+    .slice(end + lead)
+    .split(/\d/)[0]!
+    .replace(/[\s:)]+$/, '');
   if (!head || head.length > 30) return null;
-  for (const [kind, list] of [['net', NET], ['gross', GROSS]] as const) {
+  for (const [kind, list] of [
+    ['net', NET],
+    ['gross', GROSS],
+  ] as const) {
     const q = list.find((p) => head === p || (head.startsWith(p) && /^[\s)]/.test(head.slice(p.length))));
     if (q) return { kind, end: end + lead + q.length };
   }

@@ -38,21 +38,23 @@ const DIGIT_INITIAL = /(?<![\p{L}\d.,&-]\s?)(?<![\p{L}\d])\d(?=\s?&\s?\p{L})|(?<
 export function cleanMerchant(name: string): string {
   const cut = name.match(MID_REG_NUMBER);
   const own = cut && /\p{L}{2}/u.test(name.slice(0, cut.index)) ? name.slice(0, cut.index) : name;
-  return fixTradeWords(cutAfterForm(own))
-    .replace(DIGIT_INITIAL, (d) => DIGIT_AS_LETTER[d] ?? d)
-    .replace(OWNED_BY, '')
-    .replace(/\b5dn\b/gi, (m) => (m[1] === 'D' ? 'SDN' : 'Sdn'))
-    // The word before BHD starting with S is SDN however OCR read it ("SLII BHD", "S0#. BHD"), except "SONS".
-    .replace(/(?<![\p{L}\d])[S5](?![Oo][Nn][Ss]\b)[^\s]{1,3}?\.?\s?(?=BHD\b)/giu, (m) => (/^sdn/i.test(m) ? m : /\p{Ll}/u.test(m.slice(1)) ? 'Sdn ' : 'SDN '))
-    // "SDN B H", "Sdn Bh d": BHD split or cut short by OCR.
-    .replace(/\b(sdn\.?\s?)(b\s?h(?:\s?d)?)\b/gi, (_, sdn: string, bhd: string) => `${sdn}${bhd[0] === 'B' && bhd.at(-1) !== 'd' ? 'BHD' : 'Bhd'}`)
-    .replace(/(?<=\S)(sdn\.?\s?bhd)/gi, ' $1')
-    .replace(/\b(sdn\.?)(bhd)/gi, '$1 $2')
-    .replace(/(\)|\p{L})(?=\(\d)/gu, '$1 ')
-    // A bare number of three or four digits ends a name ("ZIEDS 2001", "AMPANG 210"); registration numbers are longer or marked.
-    .replace(REG_NUMBER, (m) => (/^\s*\d{3,4}\s*$/.test(m) ? m : ''))
-    .replace(/[\s,:;-]+$/, '')
-    .trim();
+  return (
+    fixTradeWords(cutAfterForm(own))
+      .replace(DIGIT_INITIAL, (d) => DIGIT_AS_LETTER[d] ?? d)
+      .replace(OWNED_BY, '')
+      .replace(/\b5dn\b/gi, (m) => (m[1] === 'D' ? 'SDN' : 'Sdn'))
+      // The word before BHD starting with S is SDN however OCR read it ("SLII BHD", "S0#. BHD"), except "SONS".
+      .replace(/(?<![\p{L}\d])[S5](?![Oo][Nn][Ss]\b)[^\s]{1,3}?\.?\s?(?=BHD\b)/giu, (m) => (/^sdn/i.test(m) ? m : /\p{Ll}/u.test(m.slice(1)) ? 'Sdn ' : 'SDN '))
+      // "SDN B H", "Sdn Bh d": BHD split or cut short by OCR.
+      .replace(/\b(sdn\.?\s?)(b\s?h(?:\s?d)?)\b/gi, (_, sdn: string, bhd: string) => `${sdn}${bhd[0] === 'B' && bhd.at(-1) !== 'd' ? 'BHD' : 'Bhd'}`)
+      .replace(/(?<=\S)(sdn\.?\s?bhd)/gi, ' $1')
+      .replace(/\b(sdn\.?)(bhd)/gi, '$1 $2')
+      .replace(/(\)|\p{L})(?=\(\d)/gu, '$1 ')
+      // A bare number of three or four digits ends a name ("ZIEDS 2001", "AMPANG 210"); registration numbers are longer or marked.
+      .replace(REG_NUMBER, (m) => (/^\s*\d{3,4}\s*$/.test(m) ? m : ''))
+      .replace(/[\s,:;-]+$/, '')
+      .trim()
+  );
 }
 
 /** A name line above the legal entity: letters and spaces in capitals (or capitalised words), no address or title. */
@@ -78,7 +80,11 @@ export function nameAbove(line: Line, lines: Line[], formOnly = false, maxRatio 
 }
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
-const head = (s: string) => s.replace(/[^\p{L}\d]/gu, '').slice(0, 4).toLowerCase();
+const head = (s: string) =>
+  s
+    .replace(/[^\p{L}\d]/gu, '')
+    .slice(0, 4)
+    .toLowerCase();
 /** The candidate is where its line begins (not a name cut from the middle of a line). */
 const startsLine = (name: string, line: Line) => head(line.text) === head(name);
 
@@ -106,7 +112,10 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
     // A legal entity continues the line above ("WESTERN EASTERN" over "STATIONERY SDN BHD"); one with words of its
     // own only under a line of its own size (a brand line above a company, "GREEN LEAF" over "K&L FRESH FOODS SDN
     // BHD", is printed larger), and never one that names who runs the shop ("OWNED BY: …").
-    const rest = own.replace(new RegExp(LEGAL_FORM.source, 'giu'), ' ').replace(/[^\p{L}\d&\s]/gu, '').trim();
+    const rest = own
+      .replace(new RegExp(LEGAL_FORM.source, 'giu'), ' ')
+      .replace(/[^\p{L}\d&\s]/gu, '')
+      .trim();
     const words = rest.split(/\s+/).filter(Boolean).length;
     const joins = legal && startsLine(c.name, c.line) && !OWNED_BY.test(c.line.text);
     const first = joins ? nameAbove(c.line, lines, words === 0, words <= 1 ? 1.2 : 1.1) : null;

@@ -9,12 +9,17 @@ const L = (re: RegExp, weight: number): Label => ({ re, weight });
 
 // Receipt labels (English, French, German, Latvian, Malay till slips); invoices read labels from ../lang.
 export const SUBTOTAL_LABELS: Label[] = [
-  L(/\b(sub-?\s?total|total ht|montant ht|total h\.t\.?|total net|net total|net amount|total excl\.?(?: vat| tax)?|zwischensumme|nettobetrag|rechnungssumme netto|summe netto|netto(?:summe|betrag)?|warenwert|base ht|total hors taxes?|summa bez pvn|excluding (?:vat|gst|tax))\b/i, 3),
+  L(
+    /\b(sub-?\s?total|total ht|montant ht|total h\.t\.?|total net|net total|net amount|total excl\.?(?: vat| tax)?|zwischensumme|nettobetrag|rechnungssumme netto|summe netto|netto(?:summe|betrag)?|warenwert|base ht|total hors taxes?|summa bez pvn|excluding (?:vat|gst|tax))\b/i,
+    3,
+  ),
 ];
 export const TAX_LABELS: Label[] = [
-  L(/(?<!\b(?:bez|ar)[\s-]?)\b(total tva|montant tva|tva|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|sales tax|tax|gst|sst|pvn|service tax)\b(?!\s*(reg|no|nr|id|number|n°|ident|-?idnr|registration|code|clause|exempt|%\s*\d))/i, 2.5),
+  L(
+    /(?<!\b(?:bez|ar)[\s-]?)\b(total tva|montant tva|tva|vat|mwst|ust|umsatzsteuer|mehrwertsteuer|sales tax|tax|gst|sst|pvn|service tax)\b(?!\s*(reg|no|nr|id|number|n°|ident|-?idnr|registration|code|clause|exempt|%\s*\d))/i,
+    2.5,
+  ),
 ];
-
 
 /** A word whose letters OCR may have split apart ("Tota l", "CHA NGE"): letters with optional single spaces. */
 const spaced = (word: string) => word.split('').join('\\s?');
@@ -24,7 +29,13 @@ const VAT_LV = 'p[vuy]n';
 const TOTAL = 't\\s?[o0a]\\s?[tli1]\\s?[ae4s]\\s?[li1!]';
 const NOT_TOTAL = '(?!\\s*(qty|quantity|items?|excl|ex\\.|discount|savings?|gst|sst|vat|pvn|tax|before|\\(excl|saved|nett?o?\\b|atlaide))';
 export const RECEIPT_TOTALS: Label[] = [
-  L(new RegExp(`(?<!\\bin\\s)\\b(grand ${TOTAL}|net ${TOTAL}|nett ${TOTAL}|${TOTAL} (?:amt |amount )?(?:amount|sales|payable|due|rounded)|${TOTAL} \\(?incl\\.?(?:uding|usive)? ?(?:of )?(?:gst|sst|vat|tax)?\\)?|${TOTAL} after rounding|rounded ${TOTAL}|amount due|amount payable|balance due|^\\s*due|k[o0]p[aā] apmaksai|k[o0]p[aā]|apmaksai|s[uv][mhn]{2}a apmaksai|jumlah|${TOTAL} rm|${TOTAL} eur|ar ${VAT_LV})\\b${NOT_TOTAL}`, 'i'), 3),
+  L(
+    new RegExp(
+      `(?<!\\bin\\s)\\b(grand ${TOTAL}|net ${TOTAL}|nett ${TOTAL}|${TOTAL} (?:amt |amount )?(?:amount|sales|payable|due|rounded)|${TOTAL} \\(?incl\\.?(?:uding|usive)? ?(?:of )?(?:gst|sst|vat|tax)?\\)?|${TOTAL} after rounding|rounded ${TOTAL}|amount due|amount payable|balance due|^\\s*due|k[o0]p[aā] apmaksai|k[o0]p[aā]|apmaksai|s[uv][mhn]{2}a apmaksai|jumlah|${TOTAL} rm|${TOTAL} eur|ar ${VAT_LV})\\b${NOT_TOTAL}`,
+      'i',
+    ),
+    3,
+  ),
   // Not "sub total", not "GST included in total".
   L(new RegExp(`(?<!sub[\\s-]?|\\bin\\s)\\b(${TOTAL}|s[uv][mhn]{2}a|kopsumma|totaal|gesamt|summe|montant)(?![a-z\\d])${NOT_TOTAL}`, 'i'), 2.2),
 ];
@@ -33,10 +44,14 @@ const RECEIPT_TAXES: Label[] = [...TAX_LABELS, L(new RegExp(`(?<!\\b(?:bez|ar)[\
 const ROUNDING = [L(new RegExp(`\\b(${spaced('rounding')}|round(?:ing)? adj\\w*|noapa[lļ]o[sš]ana|pembundaran)\\b`, 'i'), 1)];
 const DISCOUNT = [L(/\b(discount|disc\.?|diskaun|atlaide|rabatt|remise|savings?)\b/i, 1)];
 const SERVICE = [L(/\b(service charge|svc chg|serv(?:ice)? chg|caj perkhidmatan|service)\b(?!\s*tax)/i, 1)];
-export const CASH = new RegExp(`\\b(${spaced('cash')}|casn|tunai|skaidra nauda|skaidri|sanemts|saņemts|samaksats|bar|tendered|tender|paid|payment|received)\\b`, 'i');
+export const CASH = new RegExp(
+  `\\b(${spaced('cash')}|casn|tunai|skaidra nauda|skaidri|sanemts|saņemts|samaksats|bar|tendered|tender|paid|payment|received)\\b`,
+  'i',
+);
 export const CHANGE = new RegExp(`\\b(${spaced('change')}|baki|atlikums|izdots|atdots|rückgeld|rendu)\\b`, 'i');
 /** A table's column header ("DESCRIPTION QTY PRICE TOTAL"): its "total" labels a column, not an amount. */
-const TABLE_HEADER = /\b(qty|qte|quantity|price|p\.\s?u\.?|u\.?\s?p\.?|unit|description|designation|item|amount|amt|daudz|cena)\b.*\b(qty|qte|quantity|price|p\.\s?u\.?|u\.?\s?p\.?|unit|total|amount|amt|summa|cena)\b/i;
+const TABLE_HEADER =
+  /\b(qty|qte|quantity|price|p\.\s?u\.?|u\.?\s?p\.?|unit|description|designation|item|amount|amt|daudz|cena)\b.*\b(qty|qte|quantity|price|p\.\s?u\.?|u\.?\s?p\.?|unit|total|amount|amt|summa|cena)\b/i;
 /** Lines that are not items (totals, taxes, payment, header data). */
 export const NOT_ITEM =
   /\b(total|sub-?total|summa|kop[āa]|apmaksai|gst|sst|vat|pvn|tax|cash|change|tunai|nauda|rounding|round|card|karte|visa|master|balance|tendered|paid|invoice|receipt|tel|date|datums|time|laiks|no\.|qty|item\(s\)|čeks|kvīts|atlaide)\b/i;
@@ -93,7 +108,9 @@ function nextLineTotals(lines: Line[], changeGiven: boolean, dec?: DecimalSepara
     if (!label || !next || next.page !== line.page || findAmounts(line.text, dec).length) return;
     if (changeGiven && CASH.test(next.text)) return;
     if (next.y - (line.y + line.height) > line.height * 1.5) return;
-    const v = find(next.text).filter((a) => !a.plain).pop();
+    const v = find(next.text)
+      .filter((a) => !a.plain)
+      .pop();
     if (v) out.push({ value: v.value, score: label.weight * 0.6, line: next, ocr: next.confidence, at: v.index, via: 'below' });
   });
   return out;
@@ -136,7 +153,11 @@ const firstOf = (cands: Candidate<number>[], ok: (c: Candidate<number>) => boole
  * subtotal + tax (+ service) − discount (+ rounding) for plausible combinations: tax and service below ~35% of the
  * subtotal, a discount below it.
  */
-function subtotalSums(lines: Line[], find: ReturnType<typeof receiptAmountFinder>, rounding: number): { subs: Candidate<number>[]; taxes: Candidate<number>[]; sums: Sum[] } {
+function subtotalSums(
+  lines: Line[],
+  find: ReturnType<typeof receiptAmountFinder>,
+  rounding: number,
+): { subs: Candidate<number>[]; taxes: Candidate<number>[]; sums: Sum[] } {
   const top = (labels: Label[]) => rank(labelled(lines, labels, find)).slice(0, 5);
   const money = (c: Candidate<number>) => !isPlain(c);
   const subs = top(RECEIPT_SUBTOTALS).filter((c) => c.value > 0 && money(c));
@@ -171,11 +192,22 @@ export function chooseReceiptTotals(lines: Line[], dec?: DecimalSeparator): Rece
   ]);
   const derived = sums
     .filter((s) => s.parts > 0)
-    .map((s) => ({ value: s.value, score: Math.min(s.sub.score, s.tax?.score ?? s.sub.score) * 0.5 + s.parts * 0.1, line: s.tax?.line ?? s.sub.line, ocr: Math.min(s.sub.ocr, s.tax?.ocr ?? 100), at: 0, via: 'free' as const }));
+    .map((s) => ({
+      value: s.value,
+      score: Math.min(s.sub.score, s.tax?.score ?? s.sub.score) * 0.5 + s.parts * 0.1,
+      line: s.tax?.line ?? s.sub.line,
+      ocr: Math.min(s.sub.ocr, s.tax?.ocr ?? 100),
+      at: 0,
+      via: 'free' as const,
+    }));
   // What was paid (cash tendered − change) is the total itself when the receipt shows both.
   const fromPaid = paid !== null ? [{ value: paid, score: 1.2, line: lines[lines.length - 1]!, ocr: 60, at: 0, via: 'free' as const }] : [];
   const cands = rank([...labelledTotals, ...derived, ...fromPaid]).filter((c) => c.value > 0 && c.value < 100000);
-  const amountsEverywhere = lines.flatMap((l) => findAmounts(l.text, dec).filter((a) => a.hasDecimals).map((a) => a.value));
+  const amountsEverywhere = lines.flatMap((l) =>
+    findAmounts(l.text, dec)
+      .filter((a) => a.hasDecimals)
+      .map((a) => a.value),
+  );
   for (const c of cands) {
     const isLabelled = labelledTotals.some((t) => near(t.value, c.value));
     // Paid = the total (or the total after its rounding adjustment): corroborates a printed total.

@@ -34,7 +34,11 @@ function receiptItems(lines: Line[], totalLine: Line | null, dec?: DecimalSepara
     const amounts = findAmounts(line.text, dec).filter((a) => a.hasDecimals);
     const last = amounts[amounts.length - 1];
     if (!last) continue;
-    const desc = line.text.slice(0, amounts[0]!.index).replace(/[^\p{L}\p{N}\s.,&'"/%-]+/gu, ' ').replace(/\s+/g, ' ').trim();
+    const desc = line.text
+      .slice(0, amounts[0]!.index)
+      .replace(/[^\p{L}\p{N}\s.,&'"/%-]+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (desc.replace(/[^\p{L}]/gu, '').length < 3) continue;
     const qx = line.text.match(/(\d+(?:[.,]\d+)?)\s*[xX*]\s*(\d+[.,]\d{2})/);
     items.push({
@@ -77,7 +81,7 @@ export function extractReceiptFields(pages: PageText[]): ExtractedReceiptFields 
     tip: pct(tip, 30),
     total: pct(total, 30, sumOk ? 20 : 0),
     currency: currency.confidence,
-    lineItems: lineItems.length ? Math.round(30 * (lines[0]?.confidence ?? 0) / 100) : 0,
+    lineItems: lineItems.length ? Math.round((30 * (lines[0]?.confidence ?? 0)) / 100) : 0,
   };
   const confidence = Math.round((fieldConfidences.merchantName + fieldConfidences.receiptDate + fieldConfidences.total * 2) / 4);
   return {

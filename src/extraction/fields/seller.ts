@@ -19,7 +19,9 @@ let countries: Set<string> | null = null;
 const legalForms = () => (forms ??= new RegExp(anyPhrase(LANGUAGES.flatMap((l) => [...l.legalForms, 'sdn bhd', 'bhd', 's.a.s.', 'srl'])).source, 'g'));
 const countryNames = () => (countries ??= new Set(LANGUAGES.flatMap((l) => l.countries).map(key)));
 function key(s: string): string {
-  return fold(s).replace(/[^a-z0-9ßøæœ]+/g, ' ').trim();
+  return fold(s)
+    .replace(/[^a-z0-9ßøæœ]+/g, ' ')
+    .trim();
 }
 /** The same name in capitals and in mixed case ("GROSSHANDEL" / "Großhandel"). */
 const looseKey = (s: string) => key(s).replace(/ß/g, 'ss');
@@ -40,12 +42,20 @@ export function legalFormIn(text: string): { index: number; end: number } | null
 }
 const hasForm = (text: string) => legalFormIn(text) !== null;
 
-const POSTCODE_CITY = /(?:^|[\s,])(?:[A-Z]{1,2}[- ]?)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b\d{4}\s?[A-Z]{2}\b|\b[A-Z]{2}\s\d{5}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/u;
-const STREET = /\d+\s*[a-z]?\s*$|^\d+[a-z]?\s|(?<![\p{L}])(stra(ss|ß)e|str\.|weg|allee|platz|gasse|ring|damm|rue|avenue|av\.|boulevard|bd|chemin|place|calle|c\/|avda|plaza|paseo|via|viale|piazza|corso|straat|laan|plein|gracht|kade|rua|avenida|travessa|largo|street|st\.|road|rd\.|lane|drive|suite|floor|p\.?o\.? box|postfach|apartado|casella postale)(?![\p{L}])|\p{L}(stra(ss|ß)e|str\.|weg|straat|gasse|allee|laan|gracht)(?![\p{L}])/iu;
+const POSTCODE_CITY =
+  /(?:^|[\s,])(?:[A-Z]{1,2}[- ]?)?\d{4,5}(?:-\d{3,4})?\s+\p{Lu}|\b\d{4}\s?[A-Z]{2}\b|\b[A-Z]{2}\s\d{5}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\b[A-Z]{1,2}\d{1,2}[A-Z]?\s\d[A-Z]{2}\b/u;
+const STREET =
+  /\d+\s*[a-z]?\s*$|^\d+[a-z]?\s|(?<![\p{L}])(stra(ss|ß)e|str\.|weg|allee|platz|gasse|ring|damm|rue|avenue|av\.|boulevard|bd|chemin|place|calle|c\/|avda|plaza|paseo|via|viale|piazza|corso|straat|laan|plein|gracht|kade|rua|avenida|travessa|largo|street|st\.|road|rd\.|lane|drive|suite|floor|p\.?o\.? box|postfach|apartado|casella postale)(?![\p{L}])|\p{L}(stra(ss|ß)e|str\.|weg|straat|gasse|allee|laan|gracht)(?![\p{L}])/iu;
 const CONTACT = /@|www\.|https?:|\b(tel|phone|fax|mobil|mobile|e-?mail|telefon|téléphone|tél|teléfono|telefono|telefoon)\b|\+\d{2}\s?\d/iu;
 
 /** "Company name: Brenner GmbH" / "Raison sociale   Dupont SARL": the label of a form row, not part of the name. */
-const NAME_LABEL = new RegExp(`^(?:${LANGUAGES.flatMap((l) => l.partyNameLabels).sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s*:?\\s+(?=\\p{L})`, 'iu');
+const NAME_LABEL = new RegExp(
+  `^(?:${LANGUAGES.flatMap((l) => l.partyNameLabels)
+    .sort((a, b) => b.length - a.length)
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|')})\\s*:?\\s+(?=\\p{L})`,
+  'iu',
+);
 
 /** Runs of a line that may hold a name: split at wide gaps and at "·", "|", " – " separators. */
 function runs(line: Line): { text: string; at: number }[] {
@@ -142,7 +152,10 @@ export function sellerCandidates(doc: InvoiceDoc): SellerCandidate[] {
     // An item row (several amounts) names a product, not a party.
     if ((line.text.match(/\d[.,]\d{2}(?!\d)/g)?.length ?? 0) >= 2) continue;
     for (const r of runs(line)) {
-      let name = cutAfterForm(r.text.replace(/^logo\s+|^(von|from|de|vendeur|seller|supplier|lieferant)\s*:\s*/i, '').replace(NAME_LABEL, '')).replace(/[\s,;:|]+$/, '');
+      let name = cutAfterForm(r.text.replace(/^logo\s+|^(von|from|de|vendeur|seller|supplier|lieferant)\s*:\s*/i, '').replace(NAME_LABEL, '')).replace(
+        /[\s,;:|]+$/,
+        '',
+      );
       let form = legalFormIn(name);
       // A legal form alone on its line ends the name on the line above ("PRODUTOS ALIMENTARES" / "S.A").
       if (form && form.index === 0 && form.end >= name.replace(/[\s.]+$/, '').length) {

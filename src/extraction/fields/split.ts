@@ -14,7 +14,12 @@ export interface PageHeader {
   head?: boolean;
 }
 
-const key = (s: string | null) => (s ? stripAccents(s).toLowerCase().replace(/[^a-z0-9]/g, '') : null);
+const key = (s: string | null) =>
+  s
+    ? stripAccents(s)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '')
+    : null;
 
 export type HeaderReader = (page: PageText) => PageHeader;
 
@@ -52,4 +57,3 @@ export function readHeader(page: PageText): PageHeader {
   const head = doc.hits.some((hits) => hits.some((h) => !h.weak && (h.field === 'invoiceNumber' || h.field === 'invoiceDate')));
   return { vendor: vendor.confidence >= 80 ? vendor.name : null, number: number && !number.weak ? number.value : null, head };
 }
-

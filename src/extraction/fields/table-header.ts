@@ -55,7 +55,8 @@ export function headerColumns(doc: InvoiceDoc, li: number): Column[] {
   const sameRun = (a: { s: number }, b: { s: number }) => segStart(a.s) === segStart(b.s);
   const split = (f: (typeof found)[0]) => numeric(f) && found.some((p) => p !== f && sameRun(p, f) && numeric(p));
   const kept = found.filter(
-    (f) => split(f) || !found.some((p) => p !== f && sameRun(p, f) && !split(p) && (rank(p.kind) < rank(f.kind) || (rank(p.kind) === rank(f.kind) && p.s < f.s))),
+    (f) =>
+      split(f) || !found.some((p) => p !== f && sameRun(p, f) && !split(p) && (rank(p.kind) < rank(f.kind) || (rank(p.kind) === rank(f.kind) && p.s < f.s))),
   );
   return kept.map((f) => {
     const next = kept.find((p) => p.s > f.s && sameRun(p, f));

@@ -71,7 +71,12 @@ const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 export function exact(raw: string, dec: DecimalSeparator | undefined): number {
   const s = raw.replace(/[^\d.,]/g, '');
   const d = dec ?? (/,\d{1,3}$/.test(s) ? ',' : '.');
-  return Number(s.split(d).map((part) => part.replace(/[.,]/g, '')).join('.'));
+  return Number(
+    s
+      .split(d)
+      .map((part) => part.replace(/[.,]/g, ''))
+      .join('.'),
+  );
 }
 
 /** Rows of a header-less item block, or [] when none adds up. */

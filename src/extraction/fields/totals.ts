@@ -77,8 +77,12 @@ export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
   const taxes = merge(all.filter((c) => c.field === 'tax' && !onBase(c))).slice(0, 6);
   const dues = role('amountDue', 3);
   const prepaid = role('prepaid', 3).filter((c) => c.value !== 0);
-  const charges = role('shipping', 3).filter((c) => c.value > 0).map((c) => c.value);
-  const allowances = role('discount', 3).map((c) => Math.abs(c.value)).filter((v) => v > 0);
+  const charges = role('shipping', 3)
+    .filter((c) => c.value > 0)
+    .map((c) => c.value);
+  const allowances = role('discount', 3)
+    .map((c) => Math.abs(c.value))
+    .filter((v) => v > 0);
   const anchor = totals[0] ?? subs[0] ?? taxes[0] ?? dues[0];
   if (!anchor) return { subtotal: null, tax: null, total: null, checks: { sumOk: false, linesOk: false, rateOk: false, derived: [], margins: noMargins() } };
 
@@ -92,7 +96,14 @@ export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
   }
   const taxOpts: (Amount | null)[] = [null, ...taxes];
   for (const parts of [[...taxLines.values()], ...[...taxColumns.values()].map((m) => [...m.values()])])
-    if (parts.length >= 2) taxOpts.push(pseudo(parts[0]!, parts.reduce((s, c) => s + c.value, 0), Math.min(...parts.map((c) => c.score))));
+    if (parts.length >= 2)
+      taxOpts.push(
+        pseudo(
+          parts[0]!,
+          parts.reduce((s, c) => s + c.value, 0),
+          Math.min(...parts.map((c) => c.score)),
+        ),
+      );
   const subOpts: (Amount | null)[] = [null, ...subs];
   const lineNet = lineSum !== null && !subs.some((s) => near(s.value, lineSum)) ? pseudo(anchor, lineSum, 0.8) : null;
   if (lineNet) subOpts.push(lineNet);

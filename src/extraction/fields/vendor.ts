@@ -5,10 +5,12 @@ import { stripAccents } from './dates.ts';
 export const LEGAL_FORM =
   /\b(GmbH|AG|KG|OHG|UG|e\.?K\.?|SARL|SAS|SASU|SA|EURL|SNC|Ltd\.?|Limited|LLC|L\.L\.C\.|Inc\.?|Corp\.?|Corporation|Co\.?|PLC|LLP|S\.?A\.?|S\.?L\.?|S\.?p\.?A\.?|S\.?r\.?l\.?|B\.?V\.?|N\.?V\.?|Oy|AB|ApS|A\/S|SIA|AS|UAB|SDN\.?\s?BHD\.?|BHD|S\/B|Pte\.?\s?Ltd|ENTERPRISE|TRADING|RESTAURANT|PHARMACY|HARDWARE|BOOKSTORES?|STORES?|MARKET|CAFE|HOTEL|(?<=&\s?)COMPANY)\b(?!\.\p{L})/iu;
 const SELLER = /\b(seller|vendor|from|supplier|vendeur|fournisseur|émetteur|verkäufer|lieferant|absender|rechnungssteller|pārdevējs)\b/i;
-const BUYER = /\b(bill(ed)? to|sold to|ship(ped)? to|deliver(ed)? to|customer|client|buyer|acheteur|destinataire|livraison|kunde|rechnungsempfänger|lieferadresse|empfänger|pircējs|z\.\s?hd)\b/i;
+const BUYER =
+  /\b(bill(ed)? to|sold to|ship(ped)? to|deliver(ed)? to|customer|client|buyer|acheteur|destinataire|livraison|kunde|rechnungsempfänger|lieferadresse|empfänger|pircējs|z\.\s?hd)\b/i;
 const NOT_NAME =
   /\b(invoice|facture|rechnung|receipt|quittung|kvīts|čeks|page|seite|date|datum|tel|phone|fax|e-?mail|www|http|iban|bic|swift|siret|siren|tva|vat|ust|mwst|gst|pvn|reg|nr|no\.|n°|total|summ?e|subtotal|amount|qty|description|kasieris|cashier|order|bestell|tax|copy|original|logo)\b/i;
-export const ADDRESS = /\b(\d{4,6}\s+[A-ZÀ-ž]|street|st\.|road|rd\.?|avenue|ave|jalan|jln|taman|rue|straße|strasse|str\.|iela|allee|weg|platz|blvd|lot|no\.\s?\d|floor|level|batiment|cedex|bp)\b/i;
+export const ADDRESS =
+  /\b(\d{4,6}\s+[A-ZÀ-ž]|street|st\.|road|rd\.?|avenue|ave|jalan|jln|taman|rue|straße|strasse|str\.|iela|allee|weg|platz|blvd|lot|no\.\s?\d|floor|level|batiment|cedex|bp)\b/i;
 
 /** A legal form written before a quoted name (SIA "Ozols", AS "X"); OCR reads the closing quote as ™ ® ° too. */
 const PREFIX_FORM_NAME = /\b(?:SIA|AS|UAB|OÜ|A\/S)\s?(?:["“”„«'][^"“”„«»™®°]{2,40}(?:["“”»'™®°]|$)|[^\s"“”„«»™®°][^"“”„«»™®°]{1,39}["“”»™®°])/;
@@ -18,20 +20,20 @@ const TAX_ID_TAIL = /(?<=[\p{L}\d"”»'.]|\s)\s*(?:\p{Lu}{2,4}\.?\s*)?\p{Lu}{2}
 
 /** OCR confusions inside legal forms and upper-case words: "Sla"/"S1A" → SIA, "S0N BHD" → SDN BHD, "MEl" → MEI, "D.1.Y." → D.I.Y. */
 export function fixNameOcr(s: string): string {
-  return s
-    .replace(/(?<![\p{L}\d])[S5][Il1|][A4](?=\s?["“”„«']|\s+\p{Lu})/giu, 'SIA')
-    // SIA glued to a name whose opening quote was lost: 'SIAZIEDS 2001"' → 'SIA ZIEDS 2001"'.
-    .replace(/(?<![\p{L}\d])SIA(?=\p{Lu}[^"“”„«]{1,38}["”»™®°])/gu, 'SIA ')
-    // A letter-spaced quoted name: 'SIA "O ZOLS"' → 'SIA "OZOLS"'.
-    .replace(/(?<=\b(?:SIA|AS|UAB)\s?["“„«]\p{Lu}) (?=\p{Lu}{4})/gu, '')
-    .replace(/\bS[O0]N(\.?\s?BHD)\b/gi, 'SDN$1')
-    .split(' ')
-    .map((w) =>
-      (w.match(/\p{Lu}/gu)?.length ?? 0) >= 2 && !/(?!l)\p{Ll}/u.test(w)
-        ? w.replace(/(?<=\p{Lu}\.?)[l1|](?=\.?\p{Lu})|(?<=\p{Lu})l(?![\p{L}\d])/gu, 'I')
-        : w,
-    )
-    .join(' ');
+  return (
+    s
+      .replace(/(?<![\p{L}\d])[S5][Il1|][A4](?=\s?["“”„«']|\s+\p{Lu})/giu, 'SIA')
+      // SIA glued to a name whose opening quote was lost: 'SIAZIEDS 2001"' → 'SIA ZIEDS 2001"'.
+      .replace(/(?<![\p{L}\d])SIA(?=\p{Lu}[^"“”„«]{1,38}["”»™®°])/gu, 'SIA ')
+      // A letter-spaced quoted name: 'SIA "O ZOLS"' → 'SIA "OZOLS"'.
+      .replace(/(?<=\b(?:SIA|AS|UAB)\s?["“„«]\p{Lu}) (?=\p{Lu}{4})/gu, '')
+      .replace(/\bS[O0]N(\.?\s?BHD)\b/gi, 'SDN$1')
+      .split(' ')
+      .map((w) =>
+        (w.match(/\p{Lu}/gu)?.length ?? 0) >= 2 && !/(?!l)\p{Ll}/u.test(w) ? w.replace(/(?<=\p{Lu}\.?)[l1|](?=\.?\p{Lu})|(?<=\p{Lu})l(?![\p{L}\d])/gu, 'I') : w,
+      )
+      .join(' ')
+  );
 }
 
 /** Not a name: runs of one repeated letter or very few distinct letters (OCR of separator rows "^^^^"). */
@@ -73,7 +75,10 @@ function segments(line: Line, mode: 'invoice' | 'receipt'): string[] {
   return out.map(clean).filter((s) => s.length >= 2);
 }
 
-const norm = (s: string) => stripAccents(s).toLowerCase().replace(/[^a-z0-9]+/g, '');
+const norm = (s: string) =>
+  stripAccents(s)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
 
 /** Scores candidate names on the first page; `mode` receipt favours the very first lines. */
 export function nameCandidates(lines: Line[], mode: 'invoice' | 'receipt'): NameCandidate[] {

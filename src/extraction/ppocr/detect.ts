@@ -63,10 +63,10 @@ export function detectSegments(prob: Float32Array, width: number, height: number
       pixels.push(p);
       sum += prob[p]!;
       const x = p % width;
-      if (x > 0 && !seen[p - 1] && prob[p - 1]! > o.threshold) (seen[p - 1] = 1), (stack[sp++] = p - 1);
-      if (x < width - 1 && !seen[p + 1] && prob[p + 1]! > o.threshold) (seen[p + 1] = 1), (stack[sp++] = p + 1);
-      if (p >= width && !seen[p - width] && prob[p - width]! > o.threshold) (seen[p - width] = 1), (stack[sp++] = p - width);
-      if (p + width < prob.length && !seen[p + width] && prob[p + width]! > o.threshold) (seen[p + width] = 1), (stack[sp++] = p + width);
+      if (x > 0 && !seen[p - 1] && prob[p - 1]! > o.threshold) ((seen[p - 1] = 1), (stack[sp++] = p - 1));
+      if (x < width - 1 && !seen[p + 1] && prob[p + 1]! > o.threshold) ((seen[p + 1] = 1), (stack[sp++] = p + 1));
+      if (p >= width && !seen[p - width] && prob[p - width]! > o.threshold) ((seen[p - width] = 1), (stack[sp++] = p - width));
+      if (p + width < prob.length && !seen[p + width] && prob[p + width]! > o.threshold) ((seen[p + width] = 1), (stack[sp++] = p + width));
     }
     const n = pixels.length;
     if (n < o.minSize * o.minSize || sum / n < o.boxThreshold) continue;

@@ -95,7 +95,10 @@ async function detect(ort: Ort, session: Session, src: RgbImage, detMax: number)
   const target = Math.min(detMax, Math.max(DET_MIN_SIDE, long));
   const w = Math.max(32, Math.round((src.width * target) / long / 32) * 32);
   const h = Math.max(32, Math.round((src.height * target) / long / 32) * 32);
-  const px = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } }).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+  const px = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
+    .resize(w, h, { fit: 'fill' })
+    .raw()
+    .toBuffer();
   const plane = w * h;
   const input = new Float32Array(3 * plane);
   // BGR channel order with PaddleOCR's mean/std applied in that order (as its OpenCV pipeline does).
@@ -120,7 +123,7 @@ async function recognise(ort: Ort, session: Session, src: RgbImage, rects: Rotat
   const crops = rects.map((r) => cropSegment(src, r));
   const order = crops.map((_, i) => i).sort((a, b) => crops[a]!.width - crops[b]!.width);
   const words: Word[][] = new Array(crops.length);
-  for (let b = 0; b < order.length; ) {
+  for (let b = 0; b < order.length;) {
     // Crops of nearly the same width run together: batching saves little on a CPU, padding costs its full width.
     let e = b + 1;
     while (e < order.length && e - b < REC_BATCH && crops[order[e]!]!.width <= crops[order[b]!]!.width * 1.1) e++;

@@ -238,7 +238,9 @@ function isSpace(prev: Char, next: Char, gap: number, typical: number): boolean 
  */
 export function cropWords(chars: Char[], crop: LineCrop): Word[] {
   const profile = inkProfile(crop);
-  const gaps = chars.map((c, i) => (i > 0 && c.ch !== ' ' && chars[i - 1]!.ch !== ' ' ? widestGap(profile.ink, chars[i - 1]!.step, c.step) / profile.height : -1));
+  const gaps = chars.map((c, i) =>
+    i > 0 && c.ch !== ' ' && chars[i - 1]!.ch !== ' ' ? widestGap(profile.ink, chars[i - 1]!.step, c.step) / profile.height : -1,
+  );
   const inner = gaps.filter((g) => g >= 0).sort((a, b) => a - b);
   const typical = inner[Math.floor(inner.length / 2)] ?? 0;
   const groups: Char[][] = [];
@@ -252,7 +254,10 @@ export function cropWords(chars: Char[], crop: LineCrop): Word[] {
   });
   if (cur.length) groups.push(cur);
   const steps = chars.filter((c) => c.ch !== ' ').map((c) => c.step);
-  const pitches = steps.slice(1).map((s, i) => s - steps[i]!).sort((a, b) => a - b);
+  const pitches = steps
+    .slice(1)
+    .map((s, i) => s - steps[i]!)
+    .sort((a, b) => a - b);
   const pitch = Math.max(1.5, pitches[Math.floor(pitches.length / 2)] ?? 3);
   const words: Word[] = [];
   for (const g of groups) {

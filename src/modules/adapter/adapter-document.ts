@@ -14,7 +14,12 @@ function lines(items: readonly ExtractedLineItem[], categories: readonly CostCat
 }
 
 /** An extracted receipt as the adapter returns it (shaped afterwards by the partner's profile). */
-export function receiptDocument(r: ExtractedReceiptFields, pageCount: number, categories: readonly CostCategory[], taxCategory: string): Record<string, unknown> {
+export function receiptDocument(
+  r: ExtractedReceiptFields,
+  pageCount: number,
+  categories: readonly CostCategory[],
+  taxCategory: string,
+): Record<string, unknown> {
   const lineItems = lines(r.lineItems, categories);
   return {
     documentType: 'receipt',

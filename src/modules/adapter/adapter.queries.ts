@@ -15,9 +15,7 @@ export interface AdapterProfileRow {
 }
 
 function profileColumns(db: Kysely<DB>) {
-  return db
-    .selectFrom('adapterProfiles')
-    .select(['id', 'name', 'isDefault', 'createdAt', 'updatedAt', sql<string>`spec::text`.as('spec')]);
+  return db.selectFrom('adapterProfiles').select(['id', 'name', 'isDefault', 'createdAt', 'updatedAt', sql<string>`spec::text`.as('spec')]);
 }
 
 /** The partner's profiles by name. */
@@ -109,12 +107,7 @@ export async function claimRequest(
     .executeTakeFirst();
 }
 
-export async function findRequest(
-  db: Kysely<DB>,
-  partnerId: string,
-  correlationId: string,
-  windows: RequestWindows,
-): Promise<AdapterRequestRow | undefined> {
+export async function findRequest(db: Kysely<DB>, partnerId: string, correlationId: string, windows: RequestWindows): Promise<AdapterRequestRow | undefined> {
   return db
     .selectFrom('adapterRequests')
     .select([

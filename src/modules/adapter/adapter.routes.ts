@@ -7,7 +7,14 @@ import type { AnyRestRoute } from '../../platform/rest/route.ts';
 
 // The object-storage adapter (Authorization: Bearer, scope invoices:read): the contract's snake_case body → the
 // AdapterExtractInput of the GraphQL mutation; the aliases of the stored operation give the response's names.
-const FIELDS = { source_url: 'sourceUrl', source_uri: 'sourceUri', correlation_id: 'correlationId', document_type: 'documentType', profile: 'profile', tenant_id: 'tenantId' } as const;
+const FIELDS = {
+  source_url: 'sourceUrl',
+  source_uri: 'sourceUri',
+  correlation_id: 'correlationId',
+  document_type: 'documentType',
+  profile: 'profile',
+  tenant_id: 'tenantId',
+} as const;
 const DOCUMENT_TYPES = ['invoice', 'receipt'];
 
 export const adapterRoutes: AnyRestRoute[] = [

@@ -148,7 +148,8 @@ export function createAdapterService(
       );
       return { pageCount, documents };
     } catch (err) {
-      if (err instanceof UnreadableDocumentError) throw InvalidInput.field(field, `could not be read as ${documentType === 'invoice' ? 'an invoice' : 'a receipt'}: ${err.message}`);
+      if (err instanceof UnreadableDocumentError)
+        throw InvalidInput.field(field, `could not be read as ${documentType === 'invoice' ? 'an invoice' : 'a receipt'}: ${err.message}`);
       if (err instanceof ExtractionServiceError) {
         deps.log.warn({ err, cause: err.cause }, 'adapter extraction failed in the extraction service');
         throw new Upstream(err.message);
@@ -253,10 +254,17 @@ function checkProfileName(name: string): string {
   if (typeof name !== 'string' || !PROFILE_NAME.test(name)) {
     throw InvalidInput.field('name', 'must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit');
   }
-  if (name === BUILT_IN_PROFILE) throw InvalidInput.field('name', `"${BUILT_IN_PROFILE}" is the built-in profile; choose another name (and isDefault: true to use it by default)`);
+  if (name === BUILT_IN_PROFILE)
+    throw InvalidInput.field('name', `"${BUILT_IN_PROFILE}" is the built-in profile; choose another name (and isDefault: true to use it by default)`);
   return name;
 }
 
 function toProfile(row: AdapterProfileRow): ShapeProfile {
-  return { name: row.name, isDefault: row.isDefault, spec: JSON.parse(row.spec) as Record<string, unknown>, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return {
+    name: row.name,
+    isDefault: row.isDefault,
+    spec: JSON.parse(row.spec) as Record<string, unknown>,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }

@@ -113,13 +113,7 @@ function describeFailure(err: unknown, options: FetchLimits, signal: AbortSignal
 }
 
 /** The whole body, refusing (400) a declared or actual size over `maxBytes`; a broken stream is 502. */
-export async function readCapped(
-  body: Readable,
-  maxBytes: number,
-  field: string,
-  failure: (err: unknown) => Error,
-  declared?: number,
-): Promise<Uint8Array> {
+export async function readCapped(body: Readable, maxBytes: number, field: string, failure: (err: unknown) => Error, declared?: number): Promise<Uint8Array> {
   const length = declared ?? Number((body as IncomingMessage).headers?.['content-length'] ?? NaN);
   const tooLarge = () => new PayloadTooLarge(`${field} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB (the most a document may be)`);
   if (Number.isFinite(length) && length > maxBytes) {

@@ -71,7 +71,13 @@ export function createObjectReader(config: { s3: S3SourceConfig; gcs: GcsSourceC
     } catch (err) {
       throw new Upstream(`${field} ${uri(o)} could not be fetched: ${s3Failure(err, signal)}`);
     }
-    return readCapped(body, limits.maxBytes, field, (err) => new Upstream(`${field} ${uri(o)} could not be read to the end: ${s3Failure(err, signal)}`), length);
+    return readCapped(
+      body,
+      limits.maxBytes,
+      field,
+      (err) => new Upstream(`${field} ${uri(o)} could not be read to the end: ${s3Failure(err, signal)}`),
+      length,
+    );
   }
 
   async function readGcs(o: ObjectLocation): Promise<Uint8Array> {
@@ -83,9 +89,13 @@ export function createObjectReader(config: { s3: S3SourceConfig; gcs: GcsSourceC
       stream.destroy(new Error('timed out'));
     }, limits.timeoutMs);
     try {
-      return await readCapped(stream, limits.maxBytes, field, (err) =>
-        new Upstream(`${field} ${uri(o)} could not be fetched: ${timedOut ? `timed out after ${limits.timeoutMs} ms` : gcsFailure(err)}`),
-      NaN);
+      return await readCapped(
+        stream,
+        limits.maxBytes,
+        field,
+        (err) => new Upstream(`${field} ${uri(o)} could not be fetched: ${timedOut ? `timed out after ${limits.timeoutMs} ms` : gcsFailure(err)}`),
+        NaN,
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -34,8 +34,13 @@ const GCS_BUCKET = /^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/;
 export function parseSource(input: { sourceUrl?: string | null; sourceUri?: string | null }): Source {
   const url = input.sourceUrl ?? undefined;
   const uri = input.sourceUri ?? undefined;
-  if (url !== undefined && uri !== undefined) throw new InvalidInput('give exactly one of source_url and source_uri, not both', { source_url: 'given with source_uri', source_uri: 'given with source_url' });
-  if (url === undefined && uri === undefined) throw new InvalidInput('source_url or source_uri is required (exactly one)', { source_url: 'is required', source_uri: 'is required' });
+  if (url !== undefined && uri !== undefined)
+    throw new InvalidInput('give exactly one of source_url and source_uri, not both', {
+      source_url: 'given with source_uri',
+      source_uri: 'given with source_url',
+    });
+  if (url === undefined && uri === undefined)
+    throw new InvalidInput('source_url or source_uri is required (exactly one)', { source_url: 'is required', source_uri: 'is required' });
   if (url !== undefined) {
     if (url.trim() === '') throw InvalidInput.field('source_url', 'must not be empty');
     if (url.length > MAX_URL_LENGTH) throw InvalidInput.field('source_url', `must be at most ${MAX_URL_LENGTH} characters`);
@@ -44,7 +49,8 @@ export function parseSource(input: { sourceUrl?: string | null; sourceUri?: stri
   const m = /^(s3|gs):\/\/([^/]+)\/(.+)$/.exec(uri!.trim());
   if (!m) throw InvalidInput.field('source_uri', 'must be s3://bucket/key or gs://bucket/key');
   const [scheme, bucket, key] = [m[1] as 's3' | 'gs', m[2]!, m[3]!];
-  if (!(scheme === 's3' ? S3_BUCKET : GCS_BUCKET).test(bucket)) throw InvalidInput.field('source_uri', `names an invalid ${scheme === 's3' ? 'S3' : 'Cloud Storage'} bucket "${bucket}"`);
+  if (!(scheme === 's3' ? S3_BUCKET : GCS_BUCKET).test(bucket))
+    throw InvalidInput.field('source_uri', `names an invalid ${scheme === 's3' ? 'S3' : 'Cloud Storage'} bucket "${bucket}"`);
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw InvalidInput.field('source_uri', `has an object key longer than ${MAX_KEY_BYTES} bytes`);
   return { kind: 'object', scheme, bucket, key };
 }

@@ -11,11 +11,7 @@ export interface BrandingRow {
 export type BrandingChanges = Partial<Pick<BrandingRow, 'brandName' | 'brandLogoUrl' | 'brandColor'>>;
 
 export async function findBranding(db: Kysely<DB>, partnerId: string): Promise<BrandingRow | undefined> {
-  return db
-    .selectFrom('partners')
-    .select(['name as partnerName', 'brandName', 'brandLogoUrl', 'brandColor'])
-    .where('id', '=', partnerId)
-    .executeTakeFirst();
+  return db.selectFrom('partners').select(['name as partnerName', 'brandName', 'brandLogoUrl', 'brandColor']).where('id', '=', partnerId).executeTakeFirst();
 }
 
 /** Sets the given brand columns (null clears one); the row after the change, undefined when there is no partner. */

@@ -3,21 +3,16 @@ import type { DB, DocumentsTable } from '../../platform/db/types.ts';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
-export async function insertDocument(
-  db: Kysely<DB>,
-  tenantId: string,
-  doc: Omit<Insertable<DocumentsTable>, 'tenantId'>,
-): Promise<DocumentRow> {
-  return db.insertInto('documents').values({ ...doc, tenantId }).returningAll().executeTakeFirstOrThrow();
+export async function insertDocument(db: Kysely<DB>, tenantId: string, doc: Omit<Insertable<DocumentsTable>, 'tenantId'>): Promise<DocumentRow> {
+  return db
+    .insertInto('documents')
+    .values({ ...doc, tenantId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** What reading found out about a stored document: how many pages it has, and what was left unread. */
-export async function setDocumentReading(
-  db: Kysely<DB>,
-  tenantId: string,
-  documentId: string,
-  reading: { pageCount: number; notes: string[] },
-): Promise<void> {
+export async function setDocumentReading(db: Kysely<DB>, tenantId: string, documentId: string, reading: { pageCount: number; notes: string[] }): Promise<void> {
   await db.updateTable('documents').set(reading).where('tenantId', '=', tenantId).where('id', '=', documentId).execute();
 }
 

@@ -42,12 +42,7 @@ export async function renewLeases(db: Kysely<DB>, owner: string, invoiceIds: rea
  * it is claimed once it is older than any extraction (uploads time out at 60 s). Counts the attempt. SKIP LOCKED:
  * of several instances sweeping at once, exactly one gets each record.
  */
-export async function claimInterruptedInvoice(
-  db: Kysely<DB>,
-  owner: string,
-  ms: number,
-  anyOwner: boolean,
-): Promise<InvoiceRow | undefined> {
+export async function claimInterruptedInvoice(db: Kysely<DB>, owner: string, ms: number, anyOwner: boolean): Promise<InvoiceRow | undefined> {
   const due = db
     .selectFrom('invoices')
     .select('id')
@@ -55,10 +50,7 @@ export async function claimInterruptedInvoice(
     .where('processingOwner', 'is distinct from', owner)
     .$if(!anyOwner, (q) =>
       q.where((eb) =>
-        eb.or([
-          eb('leaseUntil', '<', sql<Date>`now()`),
-          eb.and([eb('leaseUntil', 'is', null), eb('createdAt', '<', sql<Date>`now() - interval '5 minutes'`)]),
-        ]),
+        eb.or([eb('leaseUntil', '<', sql<Date>`now()`), eb.and([eb('leaseUntil', 'is', null), eb('createdAt', '<', sql<Date>`now() - interval '5 minutes'`)])]),
       ),
     )
     .orderBy('createdAt')

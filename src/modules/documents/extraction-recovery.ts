@@ -1,11 +1,5 @@
 import type { Kysely } from 'kysely';
-import {
-  claimInterruptedInvoice,
-  findUploadedDocument,
-  forgetBlob,
-  leftoverTemporaryBlobs,
-  releaseLease,
-} from './extraction-leases.queries.ts';
+import { claimInterruptedInvoice, findUploadedDocument, forgetBlob, leftoverTemporaryBlobs, releaseLease } from './extraction-leases.queries.ts';
 import type { InvoiceRow } from '../invoices/invoices.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import type { ExtractionLease, LeaseKeeper } from './extraction-lease.ts';

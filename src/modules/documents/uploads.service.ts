@@ -83,10 +83,7 @@ export function createUploadsService(deps: {
   }
 
   return {
-    async uploadInvoice(
-      principal: Principal,
-      options: UploadOptions & { storeId?: string | null },
-    ): Promise<Array<Invoice & { lineItems?: LineItem[] }>> {
+    async uploadInvoice(principal: Principal, options: UploadOptions & { storeId?: string | null }): Promise<Array<Invoice & { lineItems?: LineItem[] }>> {
       const tenantId = await deps.tenants.resolve(principal, options.tenantId);
       if (options.storeId != null) await deps.tenants.requireStore(tenantId, options.storeId);
       const { document, fileType, blob, channel } = intake(principal, tenantId, 'invoice', options);
@@ -105,7 +102,12 @@ export function createUploadsService(deps: {
           await deps.blobs.put(kept, options.file.bytes, document.mimeType);
           stored = true;
         }
-        const receipt = await deps.receipts.record(tenantId, { ...document, blobKey: kept, blobTemporary: false, pageCount, notes }, fields, options.useType ?? 'business');
+        const receipt = await deps.receipts.record(
+          tenantId,
+          { ...document, blobKey: kept, blobTemporary: false, pageCount, notes },
+          fields,
+          options.useType ?? 'business',
+        );
         await meterQuietly(deps.usage, deps.log, principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel });
         await indexQuietly(deps.log, 'a receipt', () => deps.search.indexReceipts([receipt]));
         return receipt;

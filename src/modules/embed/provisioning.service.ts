@@ -4,15 +4,7 @@ import { findStoreByExternalId } from '../tenants/stores.queries.ts';
 import { findTenant, insertTenant, renameTenant } from '../tenants/tenants.queries.ts';
 import type { DB, LegacyPlan, SsoProvider, TenantRow, Tier, UserRole } from '../../platform/db/types.ts';
 import { USER_ROLES } from '../../platform/db/types.ts';
-import {
-  findOneTimeToken,
-  findSession,
-  insertOneTimeToken,
-  insertSession,
-  listUsersOfTenants,
-  redeemOneTimeToken,
-  upsertUser,
-} from './users.queries.ts';
+import { findOneTimeToken, findSession, insertOneTimeToken, insertSession, listUsersOfTenants, redeemOneTimeToken, upsertUser } from './users.queries.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
 import { InvalidInput, NotFound } from '../../platform/errors.ts';
 import { optionalText } from '../../platform/lib/text.ts';

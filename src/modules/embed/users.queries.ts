@@ -56,9 +56,17 @@ export async function findSession(db: Kysely<DB>, tokenHash: string, at: Date) {
     .innerJoin('tenants', 'tenants.id', 'sessions.tenantId')
     .innerJoin('partners', 'partners.id', 'tenants.partnerId')
     .select([
-      'users.id as userId', 'users.email', 'users.name', 'users.role', 'users.storeId',
-      'tenants.id as tenantId', 'tenants.name as tenantName', 'partners.id as partnerId', 'partners.name as partnerName',
-      'partners.tier', 'partners.legacyPlan',
+      'users.id as userId',
+      'users.email',
+      'users.name',
+      'users.role',
+      'users.storeId',
+      'tenants.id as tenantId',
+      'tenants.name as tenantName',
+      'partners.id as partnerId',
+      'partners.name as partnerName',
+      'partners.tier',
+      'partners.legacyPlan',
       'sessions.expiresAt',
     ])
     .where('sessions.tokenHash', '=', tokenHash)

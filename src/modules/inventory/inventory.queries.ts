@@ -5,11 +5,7 @@ export type InventoryItemRow = Selectable<InventoryItemsTable>;
 export type InventoryCountRow = Selectable<InventoryCountsTable>;
 
 /** Items of a tenant: all of them, or those stocked at one store (the store's own plus tenant-wide ones). */
-export async function listItems(
-  db: Kysely<DB>,
-  tenantId: string,
-  filter: { storeId?: string | null; includeInactive?: boolean },
-): Promise<InventoryItemRow[]> {
+export async function listItems(db: Kysely<DB>, tenantId: string, filter: { storeId?: string | null; includeInactive?: boolean }): Promise<InventoryItemRow[]> {
   let q = db.selectFrom('inventoryItems').selectAll().where('tenantId', '=', tenantId);
   if (filter.storeId) q = q.where((eb) => eb.or([eb('storeId', 'is', null), eb('storeId', '=', filter.storeId!)]));
   if (!filter.includeInactive) q = q.where('active', '=', true);
@@ -25,12 +21,7 @@ export async function insertItem(db: Kysely<DB>, item: Insertable<InventoryItems
   return db.insertInto('inventoryItems').values(item).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateItem(
-  db: Kysely<DB>,
-  tenantId: string,
-  id: string,
-  patch: Updateable<InventoryItemsTable>,
-): Promise<InventoryItemRow> {
+export async function updateItem(db: Kysely<DB>, tenantId: string, id: string, patch: Updateable<InventoryItemsTable>): Promise<InventoryItemRow> {
   return db
     .updateTable('inventoryItems')
     .set({ ...patch, updatedAt: sql`now()` })

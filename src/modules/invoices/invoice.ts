@@ -38,7 +38,6 @@ export type NewDocument = Omit<DocumentsTable, 'id' | 'tenantId' | 'createdAt' |
   channel?: DocumentsTable['channel'];
 } & Pick<Insertable<DocumentsTable>, 'notes'>;
 
-
 export interface InvoiceListArgs {
   first?: number | null;
   after?: string | null;

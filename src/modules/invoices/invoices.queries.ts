@@ -4,7 +4,6 @@ import type { DB, InvoiceLineItemsTable, InvoicesTable } from '../../platform/db
 export type InvoiceRow = Selectable<InvoicesTable>;
 export type InvoiceLineItemRow = Selectable<InvoiceLineItemsTable>;
 
-
 export async function insertInvoice(
   db: Kysely<DB>,
   tenantId: string,
@@ -17,19 +16,8 @@ export async function insertInvoice(
     .executeTakeFirstOrThrow();
 }
 
-export async function updateInvoice(
-  db: Kysely<DB>,
-  tenantId: string,
-  invoiceId: string,
-  changes: Updateable<InvoicesTable>,
-): Promise<InvoiceRow> {
-  return db
-    .updateTable('invoices')
-    .set(changes)
-    .where('tenantId', '=', tenantId)
-    .where('id', '=', invoiceId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export async function updateInvoice(db: Kysely<DB>, tenantId: string, invoiceId: string, changes: Updateable<InvoicesTable>): Promise<InvoiceRow> {
+  return db.updateTable('invoices').set(changes).where('tenantId', '=', tenantId).where('id', '=', invoiceId).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function insertInvoiceLineItems(
@@ -52,11 +40,7 @@ export async function findInvoices(db: Kysely<DB>, tenantIds: readonly string[],
 }
 
 /** Line items of several invoices, in document order (a DataLoader batch). */
-export async function listInvoiceLineItems(
-  db: Kysely<DB>,
-  tenantIds: readonly string[],
-  invoiceIds: readonly string[],
-): Promise<InvoiceLineItemRow[]> {
+export async function listInvoiceLineItems(db: Kysely<DB>, tenantIds: readonly string[], invoiceIds: readonly string[]): Promise<InvoiceLineItemRow[]> {
   if (tenantIds.length === 0 || invoiceIds.length === 0) return [];
   return db
     .selectFrom('invoiceLineItems')
@@ -95,13 +79,7 @@ export async function pageInvoices(
   if (filter.vendorNormalizedName) {
     const name = filter.vendorNormalizedName;
     q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('vendors')
-          .select('vendors.id')
-          .whereRef('vendors.id', '=', 'invoices.vendorId')
-          .where('vendors.normalizedName', '=', name),
-      ),
+      eb.exists(eb.selectFrom('vendors').select('vendors.id').whereRef('vendors.id', '=', 'invoices.vendorId').where('vendors.normalizedName', '=', name)),
     );
   }
   if (filter.dateFrom) q = q.where('invoices.invoiceDate', '>=', filter.dateFrom);

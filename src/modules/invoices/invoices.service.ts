@@ -44,7 +44,11 @@ export function createInvoicesService(
   }
 
   async function withLines(rows: InvoiceRow[]): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
-    const lines = await listInvoiceLineItems(db, [...new Set(rows.map((r) => r.tenantId))], rows.map((r) => r.id));
+    const lines = await listInvoiceLineItems(
+      db,
+      [...new Set(rows.map((r) => r.tenantId))],
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => ({ ...toInvoice(r), lineItems: lines.filter((l) => l.invoiceId === r.id).map(toLineItem) }));
   }
 
@@ -122,8 +126,7 @@ export function createInvoicesService(
     },
 
     /** How many pages the uploaded document has and what reading left out (known once it was read). */
-    recordReading: (invoice: Invoice, reading: { pageCount: number; notes: string[] }) =>
-      setDocumentReading(db, invoice.tenantId, invoice.documentId, reading),
+    recordReading: (invoice: Invoice, reading: { pageCount: number; notes: string[] }) => setDocumentReading(db, invoice.tenantId, invoice.documentId, reading),
 
     /** The caller's invoices, newest first, as a connection (first/after; filters). */
     async list(principal: Principal, args: InvoiceListArgs): Promise<Connection<Invoice>> {

@@ -12,16 +12,8 @@ export interface KeyOwner {
   defaultTenantId: string | null;
 }
 
-export async function insertApiKey(
-  db: Kysely<DB>,
-  partnerId: string,
-  key: { keyHash: string; prefix: string; scopes: string[] },
-): Promise<ApiKeyRow> {
-  return db
-    .insertInto('apiKeys')
-    .values({ partnerId, keyHash: key.keyHash, prefix: key.prefix, scopes: key.scopes })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export async function insertApiKey(db: Kysely<DB>, partnerId: string, key: { keyHash: string; prefix: string; scopes: string[] }): Promise<ApiKeyRow> {
+  return db.insertInto('apiKeys').values({ partnerId, keyHash: key.keyHash, prefix: key.prefix, scopes: key.scopes }).returningAll().executeTakeFirstOrThrow();
 }
 
 /** The live (not revoked) key with this hash, with what the request needs to know of its partner. */
@@ -30,16 +22,7 @@ export async function findActiveKeyByHash(db: Kysely<DB>, keyHash: string): Prom
     .selectFrom('apiKeys as k')
     .innerJoin('partners as p', 'p.id', 'k.partnerId')
     .leftJoin('tenants as t', (join) => join.onRef('t.partnerId', '=', 'p.id').on('t.isDefault', '=', true))
-    .select([
-      'k.id as keyId',
-      'k.prefix',
-      'k.scopes',
-      'p.id as partnerId',
-      'p.name as partnerName',
-      'p.tier',
-      'p.legacyPlan',
-      't.id as defaultTenantId',
-    ])
+    .select(['k.id as keyId', 'k.prefix', 'k.scopes', 'p.id as partnerId', 'p.name as partnerName', 'p.tier', 'p.legacyPlan', 't.id as defaultTenantId'])
     .where('k.keyHash', '=', keyHash)
     .where('k.revokedAt', 'is', null)
     .executeTakeFirst();
@@ -47,12 +30,7 @@ export async function findActiveKeyByHash(db: Kysely<DB>, keyHash: string): Prom
 
 /** Revokes the key with this display prefix; returns how many live keys it revoked (0 or 1). */
 export async function revokeKeyByPrefix(db: Kysely<DB>, prefix: string): Promise<number> {
-  const result = await db
-    .updateTable('apiKeys')
-    .set({ revokedAt: new Date() })
-    .where('prefix', '=', prefix)
-    .where('revokedAt', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('apiKeys').set({ revokedAt: new Date() }).where('prefix', '=', prefix).where('revokedAt', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

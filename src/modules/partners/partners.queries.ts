@@ -10,7 +10,10 @@ export async function findPartner(db: Kysely<DB>, partnerId: string): Promise<Pa
 }
 
 export async function countPartners(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('partners').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('partners')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -74,7 +74,6 @@ export function createPartnersService(db: Kysely<DB>, deps: { /** A key was revo
 }
 export type PartnersService = ReturnType<typeof createPartnersService>;
 
-
 function parseEnum<T extends string>(value: string | undefined, allowed: readonly T[], field: string): T {
   if (value && (allowed as readonly string[]).includes(value)) return value as T;
   throw InvalidInput.field(field, `must be one of ${allowed.join(', ')}`);

@@ -5,12 +5,12 @@ import type { DB, ReceiptLineItemsTable, ReceiptsTable } from '../../platform/db
 export type ReceiptRow = Selectable<ReceiptsTable>;
 export type ReceiptLineItemRow = Selectable<ReceiptLineItemsTable>;
 
-export async function insertReceipt(
-  db: Kysely<DB>,
-  tenantId: string,
-  receipt: Omit<Insertable<ReceiptsTable>, 'tenantId'>,
-): Promise<ReceiptRow> {
-  return db.insertInto('receipts').values({ ...receipt, tenantId }).returningAll().executeTakeFirstOrThrow();
+export async function insertReceipt(db: Kysely<DB>, tenantId: string, receipt: Omit<Insertable<ReceiptsTable>, 'tenantId'>): Promise<ReceiptRow> {
+  return db
+    .insertInto('receipts')
+    .values({ ...receipt, tenantId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function insertReceiptLineItems(
@@ -32,11 +32,7 @@ export async function findReceipts(db: Kysely<DB>, tenantIds: readonly string[],
   return db.selectFrom('receipts').selectAll().where('tenantId', 'in', tenantIds).where('id', 'in', ids).execute();
 }
 
-export async function listReceiptLineItems(
-  db: Kysely<DB>,
-  tenantIds: readonly string[],
-  receiptIds: readonly string[],
-): Promise<ReceiptLineItemRow[]> {
+export async function listReceiptLineItems(db: Kysely<DB>, tenantIds: readonly string[], receiptIds: readonly string[]): Promise<ReceiptLineItemRow[]> {
   if (tenantIds.length === 0 || receiptIds.length === 0) return [];
   return db
     .selectFrom('receiptLineItems')

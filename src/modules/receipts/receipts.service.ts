@@ -1,14 +1,6 @@
 import type { Kysely } from 'kysely';
 import { insertDocument } from '../documents/documents.queries.ts';
-import {
-  findReceipts,
-  insertReceipt,
-  insertReceiptLineItems,
-  listReceiptLineItems,
-  pageReceipts,
-  scanReceipts,
-  type ReceiptRow,
-} from './receipts.queries.ts';
+import { findReceipts, insertReceipt, insertReceiptLineItems, listReceiptLineItems, pageReceipts, scanReceipts, type ReceiptRow } from './receipts.queries.ts';
 import { appendEvent } from '../../platform/events/outbox.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
@@ -60,12 +52,7 @@ export function createReceiptsService(
   deps: { categorize: Categorize; taxCategorize: TaxCategorize; tenants: TenantsService; written?: () => void },
 ) {
   return {
-    async record(
-      tenantId: string,
-      document: NewDocument,
-      fields: ExtractedReceiptFields,
-      useType: UseType,
-    ): Promise<Receipt & { lineItems: LineItem[] }> {
+    async record(tenantId: string, document: NewDocument, fields: ExtractedReceiptFields, useType: UseType): Promise<Receipt & { lineItems: LineItem[] }> {
       const categories = await deps.categorize(fields.lineItems, { vendorName: fields.merchantName });
       const recorded = await db.transaction().execute(async (trx) => {
         const doc = await insertDocument(trx, tenantId, { ...document, kind: 'receipt' });
@@ -121,7 +108,11 @@ export function createReceiptsService(
     /** Receipts of every tenant with their lines, in id order after `afterId` (full scans). */
     async scan(afterId: string | null, limit: number): Promise<Array<Receipt & { lineItems: LineItem[] }>> {
       const rows = await scanReceipts(db, afterId, limit);
-      const lines = await listReceiptLineItems(db, [...new Set(rows.map((r) => r.tenantId))], rows.map((r) => r.id));
+      const lines = await listReceiptLineItems(
+        db,
+        [...new Set(rows.map((r) => r.tenantId))],
+        rows.map((r) => r.id),
+      );
       return rows.map((r) => ({ ...toReceipt(r), lineItems: lines.filter((l) => l.receiptId === r.id).map(toLineItem) }));
     },
 

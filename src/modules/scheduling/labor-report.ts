@@ -71,7 +71,10 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 export function reportRange(input: { startDate?: string | null; endDate?: string | null }, now: Date): { startDate: string; endDate: string } {
   const endDate = input.endDate ?? now.toISOString().slice(0, 10);
   const startDate = input.startDate ?? `${endDate.slice(0, 8)}01`;
-  for (const [field, value] of [['startDate', startDate], ['endDate', endDate]] as const) {
+  for (const [field, value] of [
+    ['startDate', startDate],
+    ['endDate', endDate],
+  ] as const) {
     if (!ISO_DATE.test(value)) throw InvalidInput.field(field, `must be a date YYYY-MM-DD (got "${value}")`);
   }
   if (endDate < startDate) throw InvalidInput.field('endDate', `must not be before startDate (${startDate})`);
@@ -156,10 +159,7 @@ export async function buildLaborReport(
   };
 }
 
-function laborFigures(
-  scheduled: readonly { hours: number }[],
-  actual: readonly { hours: number; overtimeHours: number; laborCost: number }[],
-): LaborFigures {
+function laborFigures(scheduled: readonly { hours: number }[], actual: readonly { hours: number; overtimeHours: number; laborCost: number }[]): LaborFigures {
   const scheduledHours = sum(scheduled.map((r) => r.hours));
   const actualHours = sum(actual.map((r) => r.hours));
   return {

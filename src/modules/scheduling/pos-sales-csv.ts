@@ -25,7 +25,12 @@ export function parsePosSalesCsv(text: string): DailySales[] {
   }
   const [header, ...rows] = records;
   if (!header) throw InvalidInput.field('file', 'is empty: expected a header row and one row per business day');
-  const names = header.map((h) => h.toLowerCase().replace(/[\s-]+/g, ' ').trim());
+  const names = header.map((h) =>
+    h
+      .toLowerCase()
+      .replace(/[\s-]+/g, ' ')
+      .trim(),
+  );
   const dateAt = names.findIndex((n) => DATE_COLUMNS.includes(n.replace(/ /g, '_')) || DATE_COLUMNS.includes(n));
   const salesAt = names.findIndex((n) => SALES_COLUMNS.includes(n) || SALES_COLUMNS.includes(n.replace(/ /g, '_')));
   if (dateAt < 0 || salesAt < 0) {

@@ -54,7 +54,7 @@ export function employeeFields(input: EmployeeInput, current: EmployeeRow | unde
   return {
     name,
     hourlyRate,
-    email: input.email === undefined ? (current?.email ?? null) : optionalText(input.email, 'email', 320)?.toLowerCase() ?? null,
+    email: input.email === undefined ? (current?.email ?? null) : (optionalText(input.email, 'email', 320)?.toLowerCase() ?? null),
     position: input.position === undefined ? (current?.position ?? null) : optionalText(input.position, 'position', MAX_NAME),
     active: input.active ?? current?.active ?? true,
   };

@@ -18,11 +18,7 @@ export type TimePunchRow = Selectable<TimePunchesTable>;
 
 // ── employees ──
 
-export async function listEmployees(
-  db: Kysely<DB>,
-  tenantId: string,
-  filter: { storeId?: string | null; includeInactive: boolean },
-): Promise<EmployeeRow[]> {
+export async function listEmployees(db: Kysely<DB>, tenantId: string, filter: { storeId?: string | null; includeInactive: boolean }): Promise<EmployeeRow[]> {
   let q = db.selectFrom('employees').selectAll().where('tenantId', '=', tenantId);
   if (filter.storeId) q = q.where('storeId', '=', filter.storeId);
   if (!filter.includeInactive) q = q.where('active', '=', true);
@@ -104,7 +100,8 @@ export async function insertShift(db: Kysely<DB>, row: Insertable<ShiftsTable>):
 }
 
 /** Shifts carry no tenant column: they are the tenant's through their schedule. */
-const schedulesOf = (tenantId: string) => (eb: ExpressionBuilder<DB, 'shifts'>) => eb.selectFrom('schedules').select('schedules.id').where('schedules.tenantId', '=', tenantId);
+const schedulesOf = (tenantId: string) => (eb: ExpressionBuilder<DB, 'shifts'>) =>
+  eb.selectFrom('schedules').select('schedules.id').where('schedules.tenantId', '=', tenantId);
 
 export async function updateShift(db: Kysely<DB>, tenantId: string, id: string, patch: Updateable<ShiftsTable>): Promise<ShiftRow> {
   return db.updateTable('shifts').set(patch).where('scheduleId', 'in', schedulesOf(tenantId)).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
@@ -115,19 +112,8 @@ export async function deleteShift(db: Kysely<DB>, tenantId: string, id: string):
 }
 
 /** Another shift of the employee overlapping [start, end), if any. */
-export async function overlappingShift(
-  db: Kysely<DB>,
-  employeeId: string,
-  start: Date,
-  end: Date,
-  exceptId?: string,
-): Promise<ShiftRow | undefined> {
-  let q = db
-    .selectFrom('shifts')
-    .selectAll()
-    .where('employeeId', '=', employeeId)
-    .where('startsAt', '<', end)
-    .where('endsAt', '>', start);
+export async function overlappingShift(db: Kysely<DB>, employeeId: string, start: Date, end: Date, exceptId?: string): Promise<ShiftRow | undefined> {
+  let q = db.selectFrom('shifts').selectAll().where('employeeId', '=', employeeId).where('startsAt', '<', end).where('endsAt', '>', start);
   if (exceptId) q = q.where('id', '!=', exceptId);
   return q.limit(1).executeTakeFirst();
 }

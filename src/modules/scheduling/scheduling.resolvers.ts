@@ -45,8 +45,11 @@ export const schedulingResolvers = {
       ctx.services.scheduling.laborReport(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
   },
   Mutation: {
-    createEmployee: async (_: unknown, args: TenantArgs & { input: EmployeeInput & { storeId: string; name: string; hourlyRate: number } }, ctx: RequestContext) =>
-      ctx.services.scheduling.createEmployee(await tenantFor(ctx, args, WRITE), args.input),
+    createEmployee: async (
+      _: unknown,
+      args: TenantArgs & { input: EmployeeInput & { storeId: string; name: string; hourlyRate: number } },
+      ctx: RequestContext,
+    ) => ctx.services.scheduling.createEmployee(await tenantFor(ctx, args, WRITE), args.input),
     updateEmployee: async (_: unknown, args: { id: string; input: EmployeeInput }, ctx: RequestContext) =>
       ctx.services.scheduling.updateEmployee(await tenantsFor(ctx, WRITE), args.id, args.input),
     createSchedule: async (_: unknown, args: TenantArgs & { input: { storeId: string; weekStart: string } }, ctx: RequestContext) =>
@@ -59,14 +62,19 @@ export const schedulingResolvers = {
       ctx.services.scheduling.addShift(await tenantsFor(ctx, WRITE), args.scheduleId, args.input),
     updateShift: async (_: unknown, args: { id: string; input: ShiftInput }, ctx: RequestContext) =>
       ctx.services.scheduling.updateShift(await tenantsFor(ctx, WRITE), args.id, args.input),
-    deleteShift: async (_: unknown, args: { id: string }, ctx: RequestContext) =>
-      ctx.services.scheduling.deleteShift(await tenantsFor(ctx, WRITE), args.id),
-    requestTimeOff: async (_: unknown, args: TenantArgs & { input: { employeeId: string; startDate: string; endDate: string; reason?: string | null } }, ctx: RequestContext) =>
-      ctx.services.scheduling.requestTimeOff(await tenantFor(ctx, args, WRITE), args.input),
+    deleteShift: async (_: unknown, args: { id: string }, ctx: RequestContext) => ctx.services.scheduling.deleteShift(await tenantsFor(ctx, WRITE), args.id),
+    requestTimeOff: async (
+      _: unknown,
+      args: TenantArgs & { input: { employeeId: string; startDate: string; endDate: string; reason?: string | null } },
+      ctx: RequestContext,
+    ) => ctx.services.scheduling.requestTimeOff(await tenantFor(ctx, args, WRITE), args.input),
     decideTimeOff: async (_: unknown, args: { id: string; decision: 'approved' | 'denied'; decidedBy?: string | null }, ctx: RequestContext) =>
       ctx.services.scheduling.decideTimeOff(await tenantsFor(ctx, WRITE), args.id, args.decision, args.decidedBy),
-    recordTimePunch: async (_: unknown, args: { input: { employeeId: string; storeId?: string | null; clockIn: Date; clockOut?: Date | null } }, ctx: RequestContext) =>
-      ctx.services.scheduling.recordPunch(await tenantsFor(ctx, WRITE), args.input),
+    recordTimePunch: async (
+      _: unknown,
+      args: { input: { employeeId: string; storeId?: string | null; clockIn: Date; clockOut?: Date | null } },
+      ctx: RequestContext,
+    ) => ctx.services.scheduling.recordPunch(await tenantsFor(ctx, WRITE), args.input),
     clockOut: async (_: unknown, args: { employeeId: string; at?: Date | null }, ctx: RequestContext) =>
       ctx.services.scheduling.clockOut(await tenantsFor(ctx, WRITE), args.employeeId, args.at),
     importPosSales: async (_: unknown, args: TenantArgs & { storeId: string; file: UploadedFile }, ctx: RequestContext) =>

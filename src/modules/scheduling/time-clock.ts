@@ -57,7 +57,10 @@ export function createTimeClock(
      * A punch at a store (default: the employee's). clockOut omitted: the employee is clocked in now. Punches
      * of one employee never overlap, last at most 24 hours and are not in the future.
      */
-    async recordPunch(tenantIds: readonly string[], input: { employeeId: string; storeId?: string | null; clockIn: Date; clockOut?: Date | null }): Promise<TimePunch> {
+    async recordPunch(
+      tenantIds: readonly string[],
+      input: { employeeId: string; storeId?: string | null; clockIn: Date; clockOut?: Date | null },
+    ): Promise<TimePunch> {
       const employee = await employeeOf(tenantIds, input.employeeId);
       if (!employee.active) throw new Conflict(`employee ${employee.name} is inactive`);
       const storeId = input.storeId ?? employee.storeId;
@@ -73,9 +76,18 @@ export function createTimeClock(
         throw new Conflict(`${employee.name} is already clocked in`);
       }
       const clash = await overlappingPunch(db, employee.id, input.clockIn, input.clockOut ?? null);
-      if (clash) throw new Conflict(`${employee.name} already has a punch from ${clash.clockIn.toISOString()}${clash.clockOut ? ` to ${clash.clockOut.toISOString()}` : ' (still clocked in)'}`);
+      if (clash)
+        throw new Conflict(
+          `${employee.name} already has a punch from ${clash.clockIn.toISOString()}${clash.clockOut ? ` to ${clash.clockOut.toISOString()}` : ' (still clocked in)'}`,
+        );
       try {
-        return await insertPunch(db, { tenantId: employee.tenantId, storeId, employeeId: employee.id, clockIn: input.clockIn, clockOut: input.clockOut ?? null });
+        return await insertPunch(db, {
+          tenantId: employee.tenantId,
+          storeId,
+          employeeId: employee.id,
+          clockIn: input.clockIn,
+          clockOut: input.clockOut ?? null,
+        });
       } catch (err) {
         throw translateDbError(err, { time_punches__one_open: new Conflict(`${employee.name} is already clocked in`) });
       }

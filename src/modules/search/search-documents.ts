@@ -23,7 +23,12 @@ function money(total: number | null, currency: string | null): string | null {
 export function searchDocumentOfInvoice(invoice: Invoice, lineItems: readonly LineItem[]): SearchDocument {
   const descriptions = lineItems.map((l) => l.description).filter((d): d is string => !!d);
   const categories = [...new Set(lineItems.map((l) => words(l.costCategory)))];
-  const head = [invoice.vendorName ?? 'Unknown vendor', invoice.invoiceNumber && `invoice ${invoice.invoiceNumber}`, invoice.invoiceDate, money(invoice.total, invoice.currency)]
+  const head = [
+    invoice.vendorName ?? 'Unknown vendor',
+    invoice.invoiceNumber && `invoice ${invoice.invoiceNumber}`,
+    invoice.invoiceDate,
+    money(invoice.total, invoice.currency),
+  ]
     .filter(Boolean)
     .join(' · ');
   return {
@@ -41,9 +46,7 @@ export function searchDocumentOfInvoice(invoice: Invoice, lineItems: readonly Li
 
 export function searchDocumentOfReceipt(receipt: Receipt, lineItems: readonly LineItem[]): SearchDocument {
   const descriptions = lineItems.map((l) => l.description).filter((d): d is string => !!d);
-  const head = [receipt.merchantName ?? 'Unknown merchant', 'receipt', receipt.receiptDate, money(receipt.total, receipt.currency)]
-    .filter(Boolean)
-    .join(' · ');
+  const head = [receipt.merchantName ?? 'Unknown merchant', 'receipt', receipt.receiptDate, money(receipt.total, receipt.currency)].filter(Boolean).join(' · ');
   return {
     entityType: 'receipt',
     entityId: receipt.id,

@@ -110,7 +110,11 @@ export async function nearestSearchDocuments(
 
 /** How many rows were embedded by another embedder than `embedderId` (they need `admin reindex`). */
 export async function countStaleSearchDocuments(db: Kysely<DB>, embedderId: string): Promise<number> {
-  const row = await db.selectFrom('searchDocuments').select((eb) => eb.fn.countAll<string>().as('n')).where('embedderId', '<>', embedderId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('searchDocuments')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('embedderId', '<>', embedderId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

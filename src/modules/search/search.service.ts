@@ -54,7 +54,11 @@ export function createSearchService(
   async function index(docs: SearchDocument[]): Promise<void> {
     if (docs.length === 0) return;
     const vectors = await embedder.embed(docs.map((d) => d.text));
-    await upsertSearchDocuments(db, embedder.id, docs.map((d, i) => ({ ...d, embedding: vectors[i]! })));
+    await upsertSearchDocuments(
+      db,
+      embedder.id,
+      docs.map((d, i) => ({ ...d, embedding: vectors[i]! })),
+    );
     writtenSinceAnalyze += docs.length;
     if (writtenSinceAnalyze >= ANALYZE_EVERY) {
       writtenSinceAnalyze = 0;

@@ -28,7 +28,12 @@ export function createSpendService(db: Kysely<DB>, deps: { tenants: TenantsServi
       if (input.storeId) await deps.tenants.requireStore(tenantId, input.storeId);
       const range = { tenantId, storeId: input.storeId ?? null, ...reportRange(input, now()) };
       const [categories, vendors] = [await spendByCategory(db, range), await spendByVendor(db, range)];
-      const byVendor = vendors.map((v) => ({ vendorId: v.vendorId, vendorName: v.vendorName ?? 'Unknown vendor', total: money(v.total), invoiceCount: Number(v.invoiceCount) }));
+      const byVendor = vendors.map((v) => ({
+        vendorId: v.vendorId,
+        vendorName: v.vendorName ?? 'Unknown vendor',
+        total: money(v.total),
+        invoiceCount: Number(v.invoiceCount),
+      }));
       return {
         startDate: range.startDate,
         endDate: range.endDate,

@@ -15,37 +15,16 @@ export async function insertTenant(
 
 /** The partner's tenants, default tenant first. */
 export async function listTenants(db: Kysely<DB>, partnerId: string): Promise<TenantRow[]> {
-  return db
-    .selectFrom('tenants')
-    .selectAll()
-    .where('partnerId', '=', partnerId)
-    .orderBy('isDefault', 'desc')
-    .orderBy('createdAt')
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('tenants').selectAll().where('partnerId', '=', partnerId).orderBy('isDefault', 'desc').orderBy('createdAt').orderBy('id').execute();
 }
 
 export async function findDefaultTenant(db: Kysely<DB>, partnerId: string): Promise<TenantRow | undefined> {
-  return db
-    .selectFrom('tenants')
-    .selectAll()
-    .where('partnerId', '=', partnerId)
-    .where('isDefault', '=', true)
-    .executeTakeFirst();
+  return db.selectFrom('tenants').selectAll().where('partnerId', '=', partnerId).where('isDefault', '=', true).executeTakeFirst();
 }
 
 /** A tenant only if it belongs to the partner: another partner's tenant is indistinguishable from none. */
-export async function findPartnerTenant(
-  db: Kysely<DB>,
-  partnerId: string,
-  tenantId: string,
-): Promise<TenantRow | undefined> {
-  return db
-    .selectFrom('tenants')
-    .selectAll()
-    .where('partnerId', '=', partnerId)
-    .where('id', '=', tenantId)
-    .executeTakeFirst();
+export async function findPartnerTenant(db: Kysely<DB>, partnerId: string, tenantId: string): Promise<TenantRow | undefined> {
+  return db.selectFrom('tenants').selectAll().where('partnerId', '=', partnerId).where('id', '=', tenantId).executeTakeFirst();
 }
 
 /** Locks the tenant row for the rest of the transaction (serialises changes bounded by the tenant's limits). */

@@ -11,15 +11,18 @@ const EMBED: AccessRule = { scope: 'tenants:write', tiers: ['embed'], partnerLev
 
 export const tenantResolvers = {
   Query: {
-    tenants: (_: unknown, args: { first?: number | null; after?: string | null }, ctx: RequestContext) =>
-      ctx.services.tenants.page(ctx.principal, args),
+    tenants: (_: unknown, args: { first?: number | null; after?: string | null }, ctx: RequestContext) => ctx.services.tenants.page(ctx.principal, args),
     tenant: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
       const [id] = await ctx.services.tenants.scope(ctx.principal, args.id);
       return loaders(ctx).tenant.load(id!);
     },
   },
   Mutation: {
-    createTenant: (_: unknown, args: { input: { name: string; email: string; maxLocations?: number | null; ssoProvider?: SsoProvider | null } }, ctx: RequestContext) => {
+    createTenant: (
+      _: unknown,
+      args: { input: { name: string; email: string; maxLocations?: number | null; ssoProvider?: SsoProvider | null } },
+      ctx: RequestContext,
+    ) => {
       requireAccess(ctx.principal, EMBED);
       return ctx.services.provisioning.createTenant(ctx.principal, args.input);
     },

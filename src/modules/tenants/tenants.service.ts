@@ -1,13 +1,5 @@
 import type { Kysely } from 'kysely';
-import {
-  countStores,
-  findStoreByExternalId,
-  findStores,
-  findTenantStore,
-  insertStore,
-  listStoresOfTenants,
-  type StoreRow,
-} from './stores.queries.ts';
+import { countStores, findStoreByExternalId, findStores, findTenantStore, insertStore, listStoresOfTenants, type StoreRow } from './stores.queries.ts';
 import { findPartnerTenant, listTenants, listTenantsPage, lockTenant } from './tenants.queries.ts';
 import { listUsersOfTenants, type UserRow } from '../embed/users.queries.ts';
 import { type Connection, pageRequest, toConnection } from '../../platform/lib/pagination.ts';
@@ -123,9 +115,7 @@ export function createTenantsService(db: Kysely<DB>) {
         }
         const count = await countStores(trx, tenantId);
         if (count >= tenant.maxLocations) {
-          throw new Conflict(
-            `tenant allows at most ${tenant.maxLocations} location${tenant.maxLocations === 1 ? '' : 's'} (maxLocations) and has ${count}`,
-          );
+          throw new Conflict(`tenant allows at most ${tenant.maxLocations} location${tenant.maxLocations === 1 ? '' : 's'} (maxLocations) and has ${count}`);
         }
         const store = await insertStore(trx, { tenantId, externalStoreId, name, timezone: timezone ?? 'UTC' });
         return { store, created: true };

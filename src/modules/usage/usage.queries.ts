@@ -3,7 +3,11 @@ import type { DB, UsageRecordsTable } from '../../platform/db/types.ts';
 
 /** Meters a processed document once (a retry of the same document is not charged twice). */
 export async function insertUsageRecord(db: Kysely<DB>, row: Insertable<UsageRecordsTable>): Promise<void> {
-  await db.insertInto('usageRecords').values(row).onConflict((oc) => oc.column('documentId').doNothing()).execute();
+  await db
+    .insertInto('usageRecords')
+    .values(row)
+    .onConflict((oc) => oc.column('documentId').doNothing())
+    .execute();
 }
 
 export interface UsageTotals {
@@ -20,11 +24,7 @@ export async function usageTotals(db: Kysely<DB>, partnerId: string, from: Date,
   const rows = await db
     .selectFrom('usageRecords')
     .select(['tenantId', 'kind', 'channel'])
-    .select((eb) => [
-      eb.fn.countAll<string>().as('documents'),
-      eb.fn.sum<string>('pages').as('pages'),
-      eb.fn.sum<string>('price').as('amount'),
-    ])
+    .select((eb) => [eb.fn.countAll<string>().as('documents'), eb.fn.sum<string>('pages').as('pages'), eb.fn.sum<string>('price').as('amount')])
     .where('partnerId', '=', partnerId)
     .where('createdAt', '>=', from)
     .where('createdAt', '<', to)

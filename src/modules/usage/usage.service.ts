@@ -64,9 +64,7 @@ export function createUsageService(db: Kysely<DB>, deps: { rateLimits: RateLimit
       documents: rows.reduce((a, r) => a + r.documents, 0),
       pages: rows.reduce((a, r) => a + r.pages, 0),
       amount: money(rows.reduce((a, r) => a + r.amount, 0)),
-      byTenant: tenants
-        .filter((t) => byTenant.has(t.id))
-        .map((t) => ({ tenantId: t.id, tenantName: t.name, ...byTenant.get(t.id)! })),
+      byTenant: tenants.filter((t) => byTenant.has(t.id)).map((t) => ({ tenantId: t.id, tenantName: t.name, ...byTenant.get(t.id)! })),
       byKind: [...group((r) => r.kind)].map(([kind, g]) => ({ kind, ...g })),
       byChannel: [...group((r) => r.channel)].map(([channel, g]) => ({ channel, documents: g.documents, amount: g.amount })),
     };

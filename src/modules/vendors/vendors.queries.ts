@@ -12,11 +12,7 @@ export interface Vendor {
 }
 
 /** A tenant's vendors, biggest spend first, then by name (a stable order for offset paging). */
-export async function listVendors(
-  db: Kysely<DB>,
-  tenantId: string,
-  page: { limit: number; offset: number },
-): Promise<Vendor[]> {
+export async function listVendors(db: Kysely<DB>, tenantId: string, page: { limit: number; offset: number }): Promise<Vendor[]> {
   const rows = await db
     .selectFrom('vendors')
     .selectAll()

@@ -11,10 +11,7 @@ export const VENDOR_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
 
 export function createVendorsService(db: Kysely<DB>, tenants: TenantsService) {
   return {
-    async list(
-      principal: Principal,
-      args: { tenantId?: string | null; limit?: number | null; offset?: number | null },
-    ): Promise<Vendor[]> {
+    async list(principal: Principal, args: { tenantId?: string | null; limit?: number | null; offset?: number | null }): Promise<Vendor[]> {
       const limit = args.limit ?? VENDOR_PAGE.defaultLimit;
       const offset = args.offset ?? 0;
       if (!Number.isInteger(limit) || limit < 1 || limit > VENDOR_PAGE.maxLimit) {

@@ -1,14 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/types.ts';
-import {
-  type AttemptOutcome,
-  type ClaimedDelivery,
-  claimDueDeliveries,
-  disableWebhook,
-  nextDueAt,
-  recordAttempt,
-  releaseClaim,
-} from './webhooks.queries.ts';
+import { type AttemptOutcome, type ClaimedDelivery, claimDueDeliveries, disableWebhook, nextDueAt, recordAttempt, releaseClaim } from './webhooks.queries.ts';
 import { assertPublicUrl, type GuardOptions, type PublicUrl } from '../../platform/net/outbound-guard.ts';
 import { type SendResult, send } from './sender.ts';
 import { signedHeaders } from './signature.ts';
@@ -94,9 +86,7 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
     try {
       for (;;) {
         const claimed = await claimDueDeliveries(db, batchSize, LOCK_SECONDS);
-        await Promise.all(
-          claimed.map((d) => attempt(d).catch((err) => options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not recorded'))),
-        );
+        await Promise.all(claimed.map((d) => attempt(d).catch((err) => options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not recorded'))));
         if (claimed.length < batchSize || stopping.signal.aborted) break;
       }
     } catch (err) {

@@ -18,7 +18,11 @@ export async function insertWebhook(
   partnerId: string,
   webhook: { tenantId: string | null; url: string; events: string[]; secret: string },
 ): Promise<WebhookRow> {
-  return db.insertInto('webhooks').values({ partnerId, ...webhook }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('webhooks')
+    .values({ partnerId, ...webhook })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The partner's webhooks, oldest first. */
@@ -36,13 +40,7 @@ export async function deleteWebhook(db: Kysely<DB>, partnerId: string, id: strin
 }
 
 /** New signing secret; the old one keeps signing alongside it until `previousValidUntil`. */
-export async function rotateWebhookSecret(
-  db: Kysely<DB>,
-  partnerId: string,
-  id: string,
-  secret: string,
-  previousValidUntil: Date,
-): Promise<boolean> {
+export async function rotateWebhookSecret(db: Kysely<DB>, partnerId: string, id: string, secret: string, previousValidUntil: Date): Promise<boolean> {
   const res = await db
     .updateTable('webhooks')
     .set((eb) => ({ secret, previousSecret: eb.ref('secret'), previousSecretExpiresAt: previousValidUntil }))
@@ -129,11 +127,7 @@ export interface AttemptOutcome {
  * Records one attempt of a delivery claimed with `attempts = claimedAttempts`. Returns false (and records
  * nothing) when the delivery moved on meanwhile: deleted, or claimed again by another worker after our lock expired.
  */
-export async function recordAttempt(
-  db: Kysely<DB>,
-  delivery: { id: string; attempts: number },
-  outcome: AttemptOutcome,
-): Promise<boolean> {
+export async function recordAttempt(db: Kysely<DB>, delivery: { id: string; attempts: number }, outcome: AttemptOutcome): Promise<boolean> {
   const attempt = delivery.attempts + 1;
   const updated = await db
     .updateTable('webhookDeliveries')

@@ -75,8 +75,16 @@ export function createWebhooksService(
 
   async function deliveriesOf(webhookIds: readonly string[], first: number): Promise<WebhookDelivery[]> {
     const rows = await listRecentDeliveries(db, webhookIds, first);
-    const attempts = await listAttempts(db, rows.map((r) => r.id));
-    return rows.map((r) => toDelivery(r, attempts.filter((a) => a.deliveryId === r.id)));
+    const attempts = await listAttempts(
+      db,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) =>
+      toDelivery(
+        r,
+        attempts.filter((a) => a.deliveryId === r.id),
+      ),
+    );
   }
 
   return {

@@ -27,7 +27,6 @@ export function requireAccess(principal: Principal, rule: AccessRule): void {
   }
 }
 
-
 /**
  * The store a request may look at: a store-scoped signed-in user is held to their store (another one is
  * NOT_FOUND, omitted means theirs); anyone else gets what they asked for.

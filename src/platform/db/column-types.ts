@@ -23,8 +23,15 @@ export type AdapterRequestStatus = 'pending' | 'done' | 'failed';
 export type TokenKind = 'embed' | 'setup';
 
 export const USER_ROLES = [
-  'account_owner', 'executive', 'cfo', 'regional_director', 'area_director', 'location_manager', 'store_manager',
-  'accounting', 'supervisor',
+  'account_owner',
+  'executive',
+  'cfo',
+  'regional_director',
+  'area_director',
+  'location_manager',
+  'store_manager',
+  'accounting',
+  'supervisor',
 ] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 

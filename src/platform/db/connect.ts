@@ -22,11 +22,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type ConnectOptions = (
-  | { databaseUrl: string; poolSize?: number }
-  | { dataDir: string }
-  | { pglite: PGlite; ownsPglite?: boolean }
-) & {
+export type ConnectOptions = ({ databaseUrl: string; poolSize?: number } | { dataDir: string } | { pglite: PGlite; ownsPglite?: boolean }) & {
   /** Sees every SQL statement Kysely runs (tests count them to prove there is no N+1). */
   onQuery?: (sql: string) => void;
 };

@@ -68,7 +68,7 @@ class PGliteConnection implements DatabaseConnection {
     // Statements without parameters take the simple protocol, as pg does (it also allows several statements).
     const result: Results<R> = compiled.parameters.length
       ? await this.pglite.query<R>(compiled.sql, compiled.parameters.map(prepare), QUERY_OPTIONS)
-      : (await this.pglite.exec(compiled.sql)).at(-1) as Results<R>;
+      : ((await this.pglite.exec(compiled.sql)).at(-1) as Results<R>);
     const { command, rowCount } = result as Results<R> & { command?: string; rowCount?: number };
     if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command } as R] };
     const counted = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';

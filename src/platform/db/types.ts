@@ -1,5 +1,39 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { DB, AdapterProfiles, AdapterRequests, ApiKeys, Documents, Employees, IdempotencyKeys, InventoryCounts, InventoryItems, InvoiceLineItems, Invoices, OneTimeTokens, OutboxEvents, Partners, PosDailySales, ReceiptLineItems, Receipts, Schedules, SearchDocuments, Sessions, Shifts, SsoLogins, Stores, TenantSso, Tenants, TimeOffRequests, TimePunches, UsageRecords, Users, Vendors, WebhookAttempts, WebhookDeliveries, Webhooks } from './generated/db.ts';
+import type {
+  DB,
+  AdapterProfiles,
+  AdapterRequests,
+  ApiKeys,
+  Documents,
+  Employees,
+  IdempotencyKeys,
+  InventoryCounts,
+  InventoryItems,
+  InvoiceLineItems,
+  Invoices,
+  OneTimeTokens,
+  OutboxEvents,
+  Partners,
+  PosDailySales,
+  ReceiptLineItems,
+  Receipts,
+  Schedules,
+  SearchDocuments,
+  Sessions,
+  Shifts,
+  SsoLogins,
+  Stores,
+  TenantSso,
+  Tenants,
+  TimeOffRequests,
+  TimePunches,
+  UsageRecords,
+  Users,
+  Vendors,
+  WebhookAttempts,
+  WebhookDeliveries,
+  Webhooks,
+} from './generated/db.ts';
 
 // The table types, generated from the migrated database (generated/db.ts, `npm run codegen`), under the names the
 // queries use, plus the value sets of CHECK-constrained columns (column-types.ts). Columns are camelCase, as Kysely

@@ -80,7 +80,10 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
       const todo = texts.flatMap((t, i) => (t.trim() ? [i] : []));
       for (let b = 0; b < todo.length; b += batchSize) {
         const batch = todo.slice(b, b + batchSize);
-        const vectors = await request(batch.map((i) => texts[i]!), dims);
+        const vectors = await request(
+          batch.map((i) => texts[i]!),
+          dims,
+        );
         batch.forEach((i, k) => (out[i] = vectors[k]!));
       }
       return out;

@@ -13,9 +13,7 @@ export interface BuildRequest {
   maxWords: number;
 }
 
-export type BuildMessage =
-  | { type: 'progress'; done: number; total: number }
-  | { type: 'done'; words: number; bytes: number };
+export type BuildMessage = { type: 'progress'; done: number; total: number } | { type: 'done'; words: number; bytes: number };
 
 // One JSON message per stdout line.
 const send = (m: BuildMessage) => process.stdout.write(`${JSON.stringify(m)}\n`);

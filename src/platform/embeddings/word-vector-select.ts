@@ -14,11 +14,7 @@ export const DEFAULT_MAX_WORDS = 100_000;
  * Keeps the `maxWords` most frequent words that tokenize() can produce (one token, not only digits: amounts and
  * dates carry no topic and are matched by the n-gram features instead), unit-normalised and int8-quantised.
  */
-export function selectWordVectors(
-  src: WinkEmbeddings,
-  maxWords = DEFAULT_MAX_WORDS,
-  onProgress?: (done: number, total: number) => void,
-): WordVectors {
+export function selectWordVectors(src: WinkEmbeddings, maxWords = DEFAULT_MAX_WORDS, onProgress?: (done: number, total: number) => void): WordVectors {
   const dims = src.dimensions;
   const total = Math.min(maxWords, src.words.length);
   const words: string[] = [];

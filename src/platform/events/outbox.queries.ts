@@ -4,11 +4,7 @@ import type { DB, OutboxEventsTable } from '../db/types.ts';
 export type OutboxRow = Selectable<OutboxEventsTable>;
 
 /** Appends one domain event; call it with the transaction that makes the change it reports. */
-export async function appendEvent(
-  db: Kysely<DB>,
-  tenantId: string,
-  event: { type: string; subjectId: string; payload: unknown },
-): Promise<void> {
+export async function appendEvent(db: Kysely<DB>, tenantId: string, event: { type: string; subjectId: string; payload: unknown }): Promise<void> {
   await db
     .insertInto('outboxEvents')
     .values({ tenantId, type: event.type, subjectId: event.subjectId, payload: JSON.stringify(event.payload) })
@@ -17,18 +13,15 @@ export async function appendEvent(
 
 /** A tenant's events in the order they happened. */
 export async function listEvents(db: Kysely<DB>, tenantId: string, afterId = '0'): Promise<OutboxRow[]> {
-  return db
-    .selectFrom('outboxEvents')
-    .selectAll()
-    .where('tenantId', '=', tenantId)
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('outboxEvents').selectAll().where('tenantId', '=', tenantId).where('id', '>', afterId).orderBy('id').execute();
 }
 
 /** The newest outbox position (where a process starts tailing: subscriptions are live only). */
 export async function lastEventId(db: Kysely<DB>): Promise<string> {
-  const row = await db.selectFrom('outboxEvents').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('outboxEvents')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return String(row?.id ?? '0');
 }
 
@@ -41,11 +34,7 @@ export async function eventsAfter(db: Kysely<DB>, afterId: string, limit: number
  * Hands unpublished events to `publish` (e.g. enqueueing webhook deliveries) and marks them published, in one
  * short transaction; rows are claimed with FOR UPDATE SKIP LOCKED so several instances never hand off one twice.
  */
-export async function publishPending(
-  db: Kysely<DB>,
-  limit: number,
-  publish: (trx: Kysely<DB>, rows: OutboxRow[]) => Promise<void>,
-): Promise<number> {
+export async function publishPending(db: Kysely<DB>, limit: number, publish: (trx: Kysely<DB>, rows: OutboxRow[]) => Promise<void>): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('outboxEvents')
@@ -58,7 +47,15 @@ export async function publishPending(
       .execute();
     if (rows.length === 0) return 0;
     await publish(trx, rows);
-    await trx.updateTable('outboxEvents').set({ publishedAt: new Date() }).where('id', 'in', rows.map((r) => r.id)).execute();
+    await trx
+      .updateTable('outboxEvents')
+      .set({ publishedAt: new Date() })
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
     return rows.length;
   });
 }

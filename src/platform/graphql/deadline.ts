@@ -34,4 +34,3 @@ function checked(resolve: GraphQLFieldResolver<unknown, WithDeadline>): GraphQLF
     return resolve(source, args, context, info);
   };
 }
-

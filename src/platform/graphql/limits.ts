@@ -150,7 +150,9 @@ export function createOperationGuard(schema: GraphQLSchema, limits: OperationLim
       return operation?.operation;
     }
     if (cost > limits.maxCost) {
-      throw new QueryTooComplex(`query cost ${cost} is over the limit of ${limits.maxCost} (each object field counts 1, times the list sizes above it: ask for fewer items with first/limit, or fewer nested lists)`);
+      throw new QueryTooComplex(
+        `query cost ${cost} is over the limit of ${limits.maxCost} (each object field counts 1, times the list sizes above it: ask for fewer items with first/limit, or fewer nested lists)`,
+      );
     }
     return operation?.operation;
   }

@@ -1,11 +1,4 @@
-import {
-  DateResolver,
-  DateTimeResolver,
-  EmailAddressResolver,
-  JSONObjectResolver,
-  URLResolver,
-  UUIDResolver,
-} from 'graphql-scalars';
+import { DateResolver, DateTimeResolver, EmailAddressResolver, JSONObjectResolver, URLResolver, UUIDResolver } from 'graphql-scalars';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { UploadedFile } from '../lib/uploaded-file.ts';
 

@@ -31,7 +31,8 @@ export function formatGraphQLError(log: FastifyBaseLogger) {
     if (REQUEST_ERROR_CODES.has(String(extensions.code))) return { ...formatted, extensions };
     // An error without a path was raised before anything executed: coercing a variable (it carries the scalar's
     // error as originalError). Apollo marks those BAD_USER_INPUT; graphql-ws hands them over unmarked.
-    if (original instanceof GraphQLError && !original.path && original.originalError) return { ...formatted, extensions: { ...extensions, code: 'BAD_USER_INPUT' } };
+    if (original instanceof GraphQLError && !original.path && original.originalError)
+      return { ...formatted, extensions: { ...extensions, code: 'BAD_USER_INPUT' } };
     if (original instanceof GraphQLError && !original.originalError) return { ...formatted, extensions };
     const correlationId = randomUUID();
     log.error({ err: original, correlationId }, 'unhandled error in GraphQL operation');

@@ -40,7 +40,10 @@ const rateLimitExtensions: ApolloServerPlugin<RequestContext> = {
         const limit = contextValue.rateLimit;
         if (!limit || limit.limit === null || response.body.kind !== 'single') return;
         const result = response.body.singleResult;
-        result.extensions = { ...result.extensions, rateLimit: { policy: limit.policy.name, limit: limit.limit, remaining: limit.remaining, reset: limit.reset } };
+        result.extensions = {
+          ...result.extensions,
+          rateLimit: { policy: limit.policy.name, limit: limit.limit, remaining: limit.remaining, reset: limit.reset },
+        };
       },
     };
   },
@@ -100,7 +103,12 @@ export async function mountGraphQL(
     persistedQueries: false,
     formatError,
     // Apollo's own landing page loads from a CDN with telemetry; browsers get our offline explorer instead.
-    plugins: [fastifyApolloDrainPlugin(app), rateLimitExtensions, ApolloServerPluginLandingPageDisabled(), ...(deps.metrics ? [metricsPlugin(deps.metrics)] : [])],
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      rateLimitExtensions,
+      ApolloServerPluginLandingPageDisabled(),
+      ...(deps.metrics ? [metricsPlugin(deps.metrics)] : []),
+    ],
   });
   await apollo.start();
 
@@ -141,7 +149,11 @@ export async function mountGraphQL(
         return reply
           .code(httpStatus(refused.code))
           .header('retry-after', String(refused.retryAfter))
-          .send({ error: refused.message, retryAfter: refused.retryAfter, errors: [{ message: refused.message, extensions: { code: refused.code, retryAfter: refused.retryAfter } }] });
+          .send({
+            error: refused.message,
+            retryAfter: refused.retryAfter,
+            errors: [{ message: refused.message, extensions: { code: refused.code, retryAfter: refused.retryAfter } }],
+          });
       }
       request.rateLimit = limit;
       // File uploads (GraphQL multipart request spec), read only once the caller is known. Apollo's CSRF
@@ -180,7 +192,11 @@ export async function mountGraphQL(
       if (started?.kind !== 'run') return payload;
       request.idempotent = null;
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-      await started.finish(body === null ? { status: 500, contentType: '', body: '' } : { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? 'application/json'), body });
+      await started.finish(
+        body === null
+          ? { status: 500, contentType: '', body: '' }
+          : { status: reply.statusCode, contentType: String(reply.getHeader('content-type') ?? 'application/json'), body },
+      );
       return payload;
     },
     handler: fastifyApolloHandler(apollo, {

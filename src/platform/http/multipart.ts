@@ -53,7 +53,9 @@ function checkBoundary(contentType: string | undefined): void {
   const boundary = m ? (m[1] ?? m[2] ?? '') : '';
   if (!boundary) throw new InvalidInput('malformed multipart body: the Content-Type header names no boundary');
   if (boundary.length > MAX_BOUNDARY) {
-    throw new InvalidInput(`malformed multipart body: the boundary is ${boundary.length} characters long; at most ${MAX_BOUNDARY} are accepted (RFC 2046 allows 70)`);
+    throw new InvalidInput(
+      `malformed multipart body: the boundary is ${boundary.length} characters long; at most ${MAX_BOUNDARY} are accepted (RFC 2046 allows 70)`,
+    );
   }
 }
 

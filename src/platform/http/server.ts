@@ -61,7 +61,10 @@ export function createHttpServer(
     else if (status && status >= 400 && status < 500) appError = new InvalidInput(error.message);
     if (appError instanceof AppError) {
       const r = deps.respondError(request.url, appError, request.log);
-      return reply.code(appError instanceof UnsupportedMediaType ? 415 : r.status).headers(r.headers).send(r.body);
+      return reply
+        .code(appError instanceof UnsupportedMediaType ? 415 : r.status)
+        .headers(r.headers)
+        .send(r.body);
     }
     const r = deps.respondError(request.url, error as AppError, request.log);
     return reply.code(r.status).send(r.body);

@@ -45,7 +45,12 @@ export async function findKey(db: Kysely<DB>, partnerId: string, key: string): P
 }
 
 /** Stores the response of the request that holds the key. */
-export async function completeKey(db: Kysely<DB>, partnerId: string, key: string, response: { status: number; contentType: string; body: string }): Promise<void> {
+export async function completeKey(
+  db: Kysely<DB>,
+  partnerId: string,
+  key: string,
+  response: { status: number; contentType: string; body: string },
+): Promise<void> {
   await db
     .updateTable('idempotencyKeys')
     .set({ state: 'done', status: response.status, contentType: response.contentType, body: response.body, completedAt: new Date() })

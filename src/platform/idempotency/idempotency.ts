@@ -59,7 +59,9 @@ export function fingerprint(request: unknown): string {
     }
     return value;
   });
-  return createHash('sha256').update(json ?? 'undefined').digest('hex');
+  return createHash('sha256')
+    .update(json ?? 'undefined')
+    .digest('hex');
 }
 
 /** Whether a response is kept for retries: not one a retry could change (server errors, authentication, rate limits). */

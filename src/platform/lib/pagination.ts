@@ -13,7 +13,6 @@ export interface Connection<T> {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-
 export function encodeCursor(id: string): string {
   return Buffer.from(`after:${id}`).toString('base64url');
 }

@@ -62,7 +62,7 @@ export function createMetrics() {
   });
   const operations = new Counter({
     name: 'graphql_operations_total',
-    help: 'GraphQL operations executed, by channel (graphql: /graphql, rest: a REST route\'s stored operation), name and type.',
+    help: "GraphQL operations executed, by channel (graphql: /graphql, rest: a REST route's stored operation), name and type.",
     labelNames: ['channel', 'operation', 'type'] as const,
     registers,
   });
@@ -75,7 +75,7 @@ export function createMetrics() {
   });
   const errors = new Counter({
     name: 'api_errors_total',
-    help: 'Errors answered, by channel and error code (src/platform/errors.ts; Apollo\'s request codes on /graphql).',
+    help: "Errors answered, by channel and error code (src/platform/errors.ts; Apollo's request codes on /graphql).",
     labelNames: ['channel', 'code'] as const,
     registers,
   });
@@ -88,7 +88,7 @@ export function createMetrics() {
   });
   const documentDuration = new Histogram({
     name: 'extraction_document_duration_seconds',
-    help: 'Time to read one document, queue wait included, by the engine that mattered (e-invoice, ppocr/tesseract when a page was OCR\'d, else text-layer) and document kind.',
+    help: "Time to read one document, queue wait included, by the engine that mattered (e-invoice, ppocr/tesseract when a page was OCR'd, else text-layer) and document kind.",
     labelNames: ['engine', 'document_kind'] as const,
     buckets: EXTRACTION_BUCKETS,
     registers,
@@ -117,7 +117,7 @@ export function createMetrics() {
   });
   new Gauge({
     name: 'db_pool_connections',
-    help: 'Database pool connections by state (in_use, idle) and the pool\'s maximum (max); embedded PGlite has one.',
+    help: "Database pool connections by state (in_use, idle) and the pool's maximum (max); embedded PGlite has one.",
     labelNames: ['database', 'state'] as const,
     registers,
     collect() {

@@ -57,11 +57,7 @@ export async function assertPublicUrl(raw: string, options: GuardOptions): Promi
   return { url, addresses };
 }
 
-async function resolveHost(
-  host: string,
-  resolve: GuardOptions['resolve'],
-  refuse: (problem: string) => InvalidInput,
-): Promise<ResolvedAddress[]> {
+async function resolveHost(host: string, resolve: GuardOptions['resolve'], refuse: (problem: string) => InvalidInput): Promise<ResolvedAddress[]> {
   const run = resolve ?? (async (h: string) => (await lookup(h, { all: true, verbatim: true })) as ResolvedAddress[]);
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -78,14 +74,7 @@ async function resolveHost(
   }
 }
 
-export type AddressKind =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'unspecified'
-  | 'multicast'
-  | 'reserved';
+export type AddressKind = 'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved';
 
 const V4_RANGES: Array<[string, number, Exclude<AddressKind, 'public'>]> = [
   ['0.0.0.0', 8, 'unspecified'],
@@ -116,7 +105,7 @@ export function classifyAddress(address: string): AddressKind {
 function classifyV4(n: number): AddressKind {
   for (const [base, bits, kind] of V4_RANGES) {
     const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    if (((n & mask) >>> 0) === ((v4ToInt(base) & mask) >>> 0)) return kind;
+    if ((n & mask) >>> 0 === (v4ToInt(base) & mask) >>> 0) return kind;
   }
   return 'public';
 }

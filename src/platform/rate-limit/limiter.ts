@@ -40,11 +40,27 @@ export function createRateLimiter(options: RateLimiterOptions) {
   const now = options.now ?? (() => new Date());
   const minutes: RateLimiterAbstract =
     options.store === 'postgres'
-      ? new RateLimiterPostgres({ storeClient: requirePool(options), storeType: 'pool', tableName: 'rate_limits', tableCreated: true, keyPrefix: 'm', points: UNCAPPED, duration: 2 * WINDOW_MS / 1000 })
+      ? new RateLimiterPostgres({
+          storeClient: requirePool(options),
+          storeType: 'pool',
+          tableName: 'rate_limits',
+          tableCreated: true,
+          keyPrefix: 'm',
+          points: UNCAPPED,
+          duration: (2 * WINDOW_MS) / 1000,
+        })
       : new RateLimiterMemory({ keyPrefix: 'm', points: UNCAPPED, duration: (2 * WINDOW_MS) / 1000 });
   // duration 0: monthly rows never expire (they are the request history of the month).
   const months: RateLimiterAbstract = options.pool
-    ? new RateLimiterPostgres({ storeClient: options.pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, keyPrefix: 'month', points: UNCAPPED, duration: 0 })
+    ? new RateLimiterPostgres({
+        storeClient: options.pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true,
+        keyPrefix: 'month',
+        points: UNCAPPED,
+        duration: 0,
+      })
     : new RateLimiterMemory({ keyPrefix: 'month', points: UNCAPPED, duration: 0 });
 
   const monthKey = (partnerId: string, at: Date) => `${partnerId}:${at.toISOString().slice(0, 7)}`;
@@ -67,7 +83,14 @@ export function createRateLimiter(options: RateLimiterOptions) {
         const used = previous * (1 - elapsed) + current;
         if (used > policy.perMinute) {
           await minutes.reward(key, 1);
-          return refuse(policy, retryAfterMinute(policy.perMinute, previous, current - 1, elapsed), `${policy.perMinute} requests per minute`, previous, current - 1, elapsed);
+          return refuse(
+            policy,
+            retryAfterMinute(policy.perMinute, previous, current - 1, elapsed),
+            `${policy.perMinute} requests per minute`,
+            previous,
+            current - 1,
+            elapsed,
+          );
         }
         decision = { ...decision, remaining: Math.max(0, Math.floor(policy.perMinute - used)), reset: resetSeconds(previous, current, elapsed) };
       }
@@ -79,7 +102,14 @@ export function createRateLimiter(options: RateLimiterOptions) {
           await months.reward(key, 1);
           if (policy.perMinute !== null) await minutes.reward(`${principal.keyId}:${policy.name}:${index}`, 1);
           const nextMonth = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
-          return { ...decision, allowed: false, remaining: 0, retryAfter: Math.ceil((nextMonth - t) / 1000), reason: `${policy.perMonth} requests per month`, monthUsed: used - 1 };
+          return {
+            ...decision,
+            allowed: false,
+            remaining: 0,
+            retryAfter: Math.ceil((nextMonth - t) / 1000),
+            reason: `${policy.perMonth} requests per month`,
+            monthUsed: used - 1,
+          };
         }
         decision.monthUsed = used;
       }

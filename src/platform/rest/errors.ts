@@ -60,4 +60,3 @@ function variableMessage(message: string): string {
   const m = /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s.exec(message);
   return m ? `${m[1]}: ${m[2]}` : message;
 }
-

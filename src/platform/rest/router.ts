@@ -39,9 +39,7 @@ let sharedFragments: Map<string, FragmentDefinitionNode> | undefined;
 function fragments(): Map<string, FragmentDefinitionNode> {
   if (!sharedFragments) {
     const doc = parse(readFileSync(new URL('./fragments.graphql', import.meta.url), 'utf8'));
-    sharedFragments = new Map(
-      doc.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-    );
+    sharedFragments = new Map(doc.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   }
   return sharedFragments;
 }
@@ -148,6 +146,7 @@ async function restRequest(request: FastifyRequest): Promise<RestRequest> {
 
 /** Path, query and body values under their REST names (a multipart body's text fields and files side by side). */
 function restInput({ params, query, body }: RestRequest): Record<string, unknown> {
-  const fromBody = body instanceof MultipartBody ? { ...body.fields, ...body.files } : body && typeof body === 'object' && !Array.isArray(body) ? body : { body };
+  const fromBody =
+    body instanceof MultipartBody ? { ...body.fields, ...body.files } : body && typeof body === 'object' && !Array.isArray(body) ? body : { body };
   return { ...params, ...query, ...fromBody };
 }

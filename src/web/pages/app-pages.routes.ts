@@ -123,7 +123,11 @@ export function mountAppPages(
   function render(handler: PageHandler, active: string) {
     return async (request: PageRequest, reply: FastifyReply) => {
       const nonce = randomBytes(16).toString('base64');
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'same-origin').header('x-content-type-options', 'nosniff');
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'same-origin')
+        .header('x-content-type-options', 'nosniff');
       try {
         return await respond(request, reply, handler, active, nonce);
       } catch (err) {
@@ -142,6 +146,11 @@ export function mountAppPages(
     });
     app.get('/app', async (_request, reply) => reply.redirect('/app/dashboard', 303));
     for (const [url, handler, active] of PAGES) app.get(url, render(handler, active));
-    app.get('/app/*', render(async () => { throw new PageError(404, 'There is no such page.'); }, ''));
+    app.get(
+      '/app/*',
+      render(async () => {
+        throw new PageError(404, 'There is no such page.');
+      }, ''),
+    );
   });
 }

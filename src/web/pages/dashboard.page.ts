@@ -48,7 +48,11 @@ async function spendHtml(ctx: PageContext): Promise<string> {
   const categories = s.byCategory.map((c) => ({ label: label(c.category), value: c.total }));
   const chart = categories.length
     ? barChart('Spend this month by cost category', categories, (v) => money(v)) +
-      table(['Cost category', 'Spend'], categories.map((c) => [esc(c.label), `<span class="num">${esc(money(c.value))}</span>`]), ' class="compact"')
+      table(
+        ['Cost category', 'Spend'],
+        categories.map((c) => [esc(c.label), `<span class="num">${esc(money(c.value))}</span>`]),
+        ' class="compact"',
+      )
     : empty('No spend recorded this month.');
   return `<h2>Spend this month</h2><p class="note">${esc(`${day(s.startDate)} – ${day(s.endDate)}`)} · per cost category: line items before tax</p>
 ${figures([

@@ -37,9 +37,12 @@ interface Count {
 
 /** Items stocked at each store in scope with their latest count and its value. */
 export const inventoryPage: PageHandler = async (ctx) => {
-  const overview = await ctx.gql<{ stores: Store[]; inventorySummary: { itemCount: number; lastCountedAt: string | null; totalInventoryValue: number } }>(OVERVIEW, {
-    storeId: ctx.storeId,
-  });
+  const overview = await ctx.gql<{ stores: Store[]; inventorySummary: { itemCount: number; lastCountedAt: string | null; totalInventoryValue: number } }>(
+    OVERVIEW,
+    {
+      storeId: ctx.storeId,
+    },
+  );
   const stores = overview.stores.filter((s) => !ctx.storeId || s.id === ctx.storeId);
   const perStore = await Promise.all(stores.map((s) => ctx.gql<{ inventoryItems: Item[]; inventoryCounts: Count[] }>(STORE, { storeId: s.id })));
   const sections = stores.map((store, i) => {

@@ -38,7 +38,15 @@ interface Detail extends ListRow {
   subtotal: number | null;
   tax: number | null;
   error: string | null;
-  lineItems: Array<{ description: string | null; sku: string | null; quantity: number | null; unit: string | null; unitPrice: number | null; total: number | null; costCategory: string }>;
+  lineItems: Array<{
+    description: string | null;
+    sku: string | null;
+    quantity: number | null;
+    unit: string | null;
+    unitPrice: number | null;
+    total: number | null;
+    costCategory: string;
+  }>;
 }
 
 const categoryTags = (codes: readonly string[]) => codes.map((c) => `<span class="tag">${esc(label(c))}</span>`).join(' ');
@@ -62,7 +70,9 @@ export const invoicesPage: PageHandler = async (ctx) => {
   ]);
   const pager = [
     after ? '<a href="/app/invoices">← Newest</a>' : '',
-    invoices.pageInfo.hasNextPage && invoices.pageInfo.endCursor ? `<a href="/app/invoices?after=${encodeURIComponent(invoices.pageInfo.endCursor)}">Older →</a>` : '',
+    invoices.pageInfo.hasNextPage && invoices.pageInfo.endCursor
+      ? `<a href="/app/invoices?after=${encodeURIComponent(invoices.pageInfo.endCursor)}">Older →</a>`
+      : '',
   ].filter(Boolean);
   return {
     title: 'Invoices',

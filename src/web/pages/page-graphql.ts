@@ -8,7 +8,10 @@ import type { Logger } from '../../platform/log.ts';
 
 /** What a page shows instead of its content: 400 (bad input in the URL), 403, 404. */
 export class PageError extends Error {
-  constructor(readonly status: 400 | 403 | 404, message: string) {
+  constructor(
+    readonly status: 400 | 403 | 404,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -46,13 +46,26 @@ ${figures([
   ['Invoices', esc(String(r.invoiceCount))],
 ])}
 <section><h2>By cost category</h2><p class="note">Line items before tax</p>
-${categories.length
-  ? barChart('Spend by cost category', categories, (v) => money(v)) + table(['Cost category', 'Spend'], categories.map((c) => [esc(c.label), cell(c.value)]), ' class="compact"')
-  : empty('No spend in this period.')}</section>
+${
+  categories.length
+    ? barChart('Spend by cost category', categories, (v) => money(v)) +
+      table(
+        ['Cost category', 'Spend'],
+        categories.map((c) => [esc(c.label), cell(c.value)]),
+        ' class="compact"',
+      )
+    : empty('No spend in this period.')
+}</section>
 <section><h2>By vendor</h2><p class="note">Invoice totals including tax${r.byVendor.length > TOP_VENDORS ? ` · chart: top ${TOP_VENDORS}` : ''}</p>
-${r.byVendor.length
-  ? barChart('Spend by vendor', vendors, (v) => money(v)) +
-    table(['Vendor', 'Invoices', 'Spend'], r.byVendor.map((v) => [esc(v.vendorName), `<span class="num">${esc(String(v.invoiceCount))}</span>`, cell(v.total)]), ' class="compact"')
-  : empty('No invoices in this period.')}</section>`,
+${
+  r.byVendor.length
+    ? barChart('Spend by vendor', vendors, (v) => money(v)) +
+      table(
+        ['Vendor', 'Invoices', 'Spend'],
+        r.byVendor.map((v) => [esc(v.vendorName), `<span class="num">${esc(String(v.invoiceCount))}</span>`, cell(v.total)]),
+        ' class="compact"',
+      )
+    : empty('No invoices in this period.')
+}</section>`,
   };
 };

@@ -22,7 +22,15 @@ interface Data {
       salesPerLaborHour: number | null;
       employeeCount: number;
     };
-    employees: Array<{ employeeId: string; name: string; position: string | null; scheduledHours: number; actualHours: number; overtimeHours: number; laborCost: number }>;
+    employees: Array<{
+      employeeId: string;
+      name: string;
+      position: string | null;
+      scheduledHours: number;
+      actualHours: number;
+      overtimeHours: number;
+      laborCost: number;
+    }>;
   };
 }
 
@@ -34,13 +42,15 @@ export const schedulingPage: PageHandler = async (ctx) => {
   const data = await ctx.gql<Data>(QUERY, { storeId: ctx.storeId, start: week.start, end: week.end });
   const names = new Map(data.stores.map((s) => [s.id, storeName(s)]));
   const s = data.laborReport.summary;
-  const schedules = data.schedules.slice(0, SHOWN_SCHEDULES).map((sc) => [
-    esc(`${day(sc.weekStart)} – ${day(sc.weekEnd)}`),
-    esc(names.get(sc.storeId) ?? '—'),
-    `<span class="status status-${esc(sc.status)}">${esc(sc.status)}</span>`,
-    `<span class="num">${esc(String(sc.shifts.length))}</span>`,
-    `<span class="num">${esc(hours(sc.totalHours))}</span>`,
-  ]);
+  const schedules = data.schedules
+    .slice(0, SHOWN_SCHEDULES)
+    .map((sc) => [
+      esc(`${day(sc.weekStart)} – ${day(sc.weekEnd)}`),
+      esc(names.get(sc.storeId) ?? '—'),
+      `<span class="status status-${esc(sc.status)}">${esc(sc.status)}</span>`,
+      `<span class="num">${esc(String(sc.shifts.length))}</span>`,
+      `<span class="num">${esc(hours(sc.totalHours))}</span>`,
+    ]);
   const employees = data.laborReport.employees.map((e) => [
     esc(e.name) + (e.position ? ` <span class="note">${esc(e.position)}</span>` : ''),
     `<span class="num">${esc(hours(e.scheduledHours))}</span>`,

@@ -123,7 +123,9 @@ describe('Document AI extractor over the REST transport', () => {
     [404, 'NOT_FOUND', /failed: NOT_FOUND$/],
   ])('HTTP %i → ExtractionServiceError %s, with no unhandled rejection and no provider message leaked', async (status, name, message) => {
     server.failNext(status);
-    const err = await extractor().extractInvoices(pdf, 'pdf').catch((e: unknown) => e);
+    const err = await extractor()
+      .extractInvoices(pdf, 'pdf')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExtractionServiceError);
     expect(err).toMatchObject({ details: { provider: 'documentai', status: name } });
     expect((err as Error).message).toMatch(message);
@@ -133,7 +135,9 @@ describe('Document AI extractor over the REST transport', () => {
 
   test('INVALID_ARGUMENT (the document itself was refused) → UnreadableDocumentError', async () => {
     server.failNext(400);
-    const err = await extractor().extractReceipt(JPEG, 'jpeg').catch((e: unknown) => e);
+    const err = await extractor()
+      .extractReceipt(JPEG, 'jpeg')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnreadableDocumentError);
     expect((err as Error).message).toMatch(/rejected by the extraction service: injected INVALID_ARGUMENT/);
   });
@@ -148,7 +152,9 @@ describe('Document AI extractor over the REST transport', () => {
   test('nothing listening → UNAVAILABLE within the timeout, no unhandled rejection', async () => {
     const gone = await startFakeDocumentAi();
     await gone.close();
-    const err = await extractor({ apiEndpoint: gone.endpoint, timeoutMs: 1500 }).extractInvoices(pdf, 'pdf').catch((e: unknown) => e);
+    const err = await extractor({ apiEndpoint: gone.endpoint, timeoutMs: 1500 })
+      .extractInvoices(pdf, 'pdf')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExtractionServiceError);
     expect((err as ExtractionServiceError).details.status).toMatch(/UNAVAILABLE|DEADLINE_EXCEEDED/);
   });
@@ -180,7 +186,9 @@ describe('Document AI extractor over the REST transport', () => {
     const empty = await startFakeDocumentAi();
     empty.respond('inv0001', JSON.stringify({ document: { text: '', pages: [] } }));
     try {
-      const err = await extractor({ apiEndpoint: empty.endpoint }).extractInvoices(pdf, 'pdf').catch((e: unknown) => e);
+      const err = await extractor({ apiEndpoint: empty.endpoint })
+        .extractInvoices(pdf, 'pdf')
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnreadableDocumentError);
     } finally {
       await empty.close();

@@ -161,9 +161,17 @@ describe('Expense Parser document → ExtractedReceiptFields', () => {
   test('cash, a debit card, nothing at all', () => {
     const doc = expenseDoc();
     const withPayment = (...entities: Array<{ type: string; mentionText: string; confidence: number }>) =>
-      documentToReceipt({ ...doc, entities: [...doc.entities!.filter((e) => !['payment_type', 'credit_card_last_four_digits'].includes(e.type!)), ...entities] });
+      documentToReceipt({
+        ...doc,
+        entities: [...doc.entities!.filter((e) => !['payment_type', 'credit_card_last_four_digits'].includes(e.type!)), ...entities],
+      });
     expect(withPayment({ type: 'payment_type', mentionText: 'CASH', confidence: 0.9 }).paymentMethod).toEqual({ type: 'cash', cardBrand: null, last4: null });
-    expect(withPayment({ type: 'payment_type', mentionText: 'Debit Mastercard', confidence: 0.9 }, { type: 'credit_card_last_four_digits', mentionText: 'XXXX 0042', confidence: 0.9 }).paymentMethod).toEqual({
+    expect(
+      withPayment(
+        { type: 'payment_type', mentionText: 'Debit Mastercard', confidence: 0.9 },
+        { type: 'credit_card_last_four_digits', mentionText: 'XXXX 0042', confidence: 0.9 },
+      ).paymentMethod,
+    ).toEqual({
       type: 'debit',
       cardBrand: 'Mastercard',
       last4: '0042',

@@ -105,7 +105,10 @@ describe('EXTRACTOR=documentai', () => {
   });
 
   test('the legacy extract-invoice response carries the per-field confidences', async () => {
-    const res = await http(t.base, 'POST', '/api/partner/extract-invoice', { headers: { authorization: `Bearer ${partner.apiKey}` }, body: form(pdf, 'invoice.pdf') });
+    const res = await http(t.base, 'POST', '/api/partner/extract-invoice', {
+      headers: { authorization: `Bearer ${partner.apiKey}` },
+      body: form(pdf, 'invoice.pdf'),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, vendor: 'Green Valley Produce Co.', invoiceNumber: 'INV-20431', total: 367.22 });
     // The legacy body names its confidences after its own fields (vendor, not vendorName).
@@ -116,7 +119,9 @@ describe('EXTRACTOR=documentai', () => {
     server.calls.length = 0;
     const res = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', { headers: v1(), body: form(jpeg, 'receipt.jpg') });
     expect(res.status).toBe(201);
-    expect(server.calls.map((c) => [c.processor, c.body.rawDocument?.mimeType])).toEqual([['projects/test-project/locations/us/processors/exp0002', 'image/jpeg']]);
+    expect(server.calls.map((c) => [c.processor, c.body.rawDocument?.mimeType])).toEqual([
+      ['projects/test-project/locations/us/processors/exp0002', 'image/jpeg'],
+    ]);
     expect(res.body).toMatchObject({
       merchantName: "LUIGI'S TRATTORIA",
       receiptDate: '2024-05-18',

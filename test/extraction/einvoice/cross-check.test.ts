@@ -17,12 +17,18 @@ function page(lines: string[], source: PageText['source'] = 'text-layer'): PageT
     height: 842,
     source,
     ms: 1,
-    words: lines.flatMap((line, i) => line.split(' ').map((text, j) => ({ text, x: 40 + j * 50, y: 40 + i * 16, width: text.length * 5, height: 10, confidence: 100 }))),
+    words: lines.flatMap((line, i) =>
+      line.split(' ').map((text, j) => ({ text, x: 40 + j * 50, y: 40 + i * 16, width: text.length * 5, height: 10, confidence: 100 })),
+    ),
   };
 }
 
 /** A visible rendering of the spec in German number style, as an e-invoice PDF prints it. */
-const de = (n: number) => n.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+const de = (n: number) =>
+  n
+    .toFixed(2)
+    .replace('.', ',')
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
 const printed = (over: Partial<Record<'number' | 'total' | 'date', string>> = {}) =>
   page([
     'Nordhafen Gastro Supply GmbH',
@@ -60,10 +66,13 @@ describe('an e-invoice checked against the visible text', () => {
     const { invoice, notes } = fromEInvoice(reading(), [textReading()], [printed()]);
     expect(invoice).toMatchObject({ source: 'e-invoice', invoiceNumber: spec.number, total: t.grandTotal, subtotal: t.taxBasis, pages: [1] });
     expect(invoice!.lineItems).toHaveLength(3);
-    for (const f of ['vendorName', 'invoiceNumber', 'invoiceDate', 'dueDate', 'subtotal', 'tax', 'total', 'currency']) expect(invoice!.fieldConfidences[f]).toBe(99);
+    for (const f of ['vendorName', 'invoiceNumber', 'invoiceDate', 'dueDate', 'subtotal', 'tax', 'total', 'currency'])
+      expect(invoice!.fieldConfidences[f]).toBe(99);
     expect(invoice!.confidence).toBe(99);
     expect(notes[0]).toBe('values come from the e-invoice factur-x.xml (CII, urn:cen.eu:en16931:2017)');
-    expect(notes).toContain(`the amount due is ${t.due.toFixed(2)} (after prepayments or rounding); total is the invoice's grand total ${t.grandTotal.toFixed(2)}`);
+    expect(notes).toContain(
+      `the amount due is ${t.due.toFixed(2)} (after prepayments or rounding); total is the invoice's grand total ${t.grandTotal.toFixed(2)}`,
+    );
   });
 
   test('a value printed but not picked by the text engine still confirms it', () => {
@@ -80,7 +89,11 @@ describe('an e-invoice checked against the visible text', () => {
   });
 
   test('what the visible text cannot confirm (no such value read, none printed) is high but not certain', () => {
-    const { invoice } = fromEInvoice(reading(), [textReading({ dueDate: null })], [page(['Nordhafen Gastro Supply GmbH', `Rechnung ${spec.number}`, `Summe ${de(t.grandTotal)}`])]);
+    const { invoice } = fromEInvoice(
+      reading(),
+      [textReading({ dueDate: null })],
+      [page(['Nordhafen Gastro Supply GmbH', `Rechnung ${spec.number}`, `Summe ${de(t.grandTotal)}`])],
+    );
     expect(invoice!.fieldConfidences.dueDate).toBe(90);
   });
 
@@ -96,7 +109,9 @@ describe('an e-invoice checked against the visible text', () => {
   test('an inconsistent e-invoice is not used: the caller falls back to the text, with a note', () => {
     const { invoice, notes } = fromEInvoice(reading(ciiXml(spec, { grandTotal: 999.99 })), [textReading()], [printed()]);
     expect(invoice).toBeNull();
-    expect(notes).toEqual([expect.stringMatching(/^the e-invoice factur-x.xml is inconsistent \(its grand total 999.99 is not .*\); values come from the visible text$/)]);
+    expect(notes).toEqual([
+      expect.stringMatching(/^the e-invoice factur-x.xml is inconsistent \(its grand total 999.99 is not .*\); values come from the visible text$/),
+    ]);
   });
 
   test('an unreadable e-invoice is not used', () => {
@@ -106,7 +121,13 @@ describe('an e-invoice checked against the visible text', () => {
   });
 
   test('an e-invoice whose number and total are nowhere on a text page describes another document', () => {
-    const other = page(['Fischmarkt Lieferdienst', 'Invoice 2026-88', 'Date 01.03.2026', ...Array.from({ length: 10 }, (_, i) => `Item ${i} 1 10,00 10,00`), 'Total 100,00 EUR']);
+    const other = page([
+      'Fischmarkt Lieferdienst',
+      'Invoice 2026-88',
+      'Date 01.03.2026',
+      ...Array.from({ length: 10 }, (_, i) => `Item ${i} 1 10,00 10,00`),
+      'Total 100,00 EUR',
+    ]);
     const { invoice, notes } = fromEInvoice(reading(), [textReading({ invoiceNumber: '2026-88', total: 100 })], [other]);
     expect(invoice).toBeNull();
     expect(notes[0]).toMatch(/does not match the visible document \(neither its number FX-2026-0417 nor its total .* is printed on it\)/);

@@ -177,7 +177,10 @@ describe('refused XML', () => {
     const secret = path.join(dir, 'secret.txt');
     writeFileSync(secret, 'TOP-SECRET-CONTENT');
     const xml = ciiXml(kitchenSupplyEInvoice)
-      .replace('<?xml version="1.0" encoding="UTF-8"?>', `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE rsm:CrossIndustryInvoice [<!ENTITY xxe SYSTEM "file://${secret}">]>`)
+      .replace(
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE rsm:CrossIndustryInvoice [<!ENTITY xxe SYSTEM "file://${secret}">]>`,
+      )
       .replace('Nordhafen Gastro Supply GmbH', '&xxe;');
     const r = read(xml);
     expect(r.einvoice).toBeNull();
@@ -192,7 +195,10 @@ describe('refused XML', () => {
   });
 
   test('an XML that names neither an invoice number nor a total', () => {
-    const xml = ciiXml(kitchenSupplyEInvoice).replace(/<ram:ID>FX-2026-0417<\/ram:ID>/, '').replace(/<ram:GrandTotalAmount>[^<]*<\/ram:GrandTotalAmount>/, '').replace(/<ram:TaxTotalAmount[^>]*>[^<]*<\/ram:TaxTotalAmount>/, '');
+    const xml = ciiXml(kitchenSupplyEInvoice)
+      .replace(/<ram:ID>FX-2026-0417<\/ram:ID>/, '')
+      .replace(/<ram:GrandTotalAmount>[^<]*<\/ram:GrandTotalAmount>/, '')
+      .replace(/<ram:TaxTotalAmount[^>]*>[^<]*<\/ram:TaxTotalAmount>/, '');
     const r = read(xml.replace(/<ram:ApplicableTradeTax>[\s\S]*?<\/ram:ApplicableTradeTax>/g, ''));
     expect(r.error).toMatch(/neither an invoice number nor a total/);
   });

@@ -7,10 +7,21 @@ import { page } from './helpers.ts';
 
 const invoice = (net: string, tax: string, total: string) =>
   page([
-    'Elektro Schulz GmbH · Hauptstr. 1 · 12345 Berlin', 'Max Mustermann Handels GmbH', 'Beispielweg 2', '54321 Köln', '',
-    ['Rechnungsnummer:   RE-2024-118', 300], ['Rechnungsdatum:   05.03.2024', 300], '',
-    'Pos   Beschreibung   Menge   Einzelpreis   Betrag', '1   Kabel NYM 3x1,5   2   50,00   100,00', '',
-    ['Zwischensumme   ' + net, 300], ['MwSt. 19%   ' + tax, 300], ['Gesamtbetrag   ' + total, 300], '',
+    'Elektro Schulz GmbH · Hauptstr. 1 · 12345 Berlin',
+    'Max Mustermann Handels GmbH',
+    'Beispielweg 2',
+    '54321 Köln',
+    '',
+    ['Rechnungsnummer:   RE-2024-118', 300],
+    ['Rechnungsdatum:   05.03.2024', 300],
+    '',
+    'Pos   Beschreibung   Menge   Einzelpreis   Betrag',
+    '1   Kabel NYM 3x1,5   2   50,00   100,00',
+    '',
+    ['Zwischensumme   ' + net, 300],
+    ['MwSt. 19%   ' + tax, 300],
+    ['Gesamtbetrag   ' + total, 300],
+    '',
     'Elektro Schulz GmbH · Amtsgericht Berlin HRB 1234 · USt-IdNr. DE123456789',
   ]);
 const read = (p: ReturnType<typeof page>) => ({ fileType: 'pdf' as const, pageCount: 1, pages: [p], notes: [], einvoice: null });

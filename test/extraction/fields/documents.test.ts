@@ -36,12 +36,32 @@ const invoice = (vendor: string, number: string, n = 1) =>
 describe('line-item tables', () => {
   it('continue on the next page under a repeated header, and read an "Item" column beside "Description" as SKUs', () => {
     const head = 'Item      Description              Qty     Unit Price     Amount';
-    const p1 = page(['Fresh Farms Inc', 'Invoice No: FF-1', 'Invoice date: 2024-02-01', '', head,
-      'FF-10     Baby spinach             2       10.00          20.00',
-      'FF-11     Red onions               1       5.50           5.50'], { page: 1 });
-    const p2 = page(['Fresh Farms Inc', 'Invoice No: FF-1 (continued)', '', head,
-      'FF-12     Lemons                   3       2.00           6.00', '',
-      ['Subtotal   31.50', 300], ['Tax   0.00', 300], ['Total   31.50', 300]], { page: 2 });
+    const p1 = page(
+      [
+        'Fresh Farms Inc',
+        'Invoice No: FF-1',
+        'Invoice date: 2024-02-01',
+        '',
+        head,
+        'FF-10     Baby spinach             2       10.00          20.00',
+        'FF-11     Red onions               1       5.50           5.50',
+      ],
+      { page: 1 },
+    );
+    const p2 = page(
+      [
+        'Fresh Farms Inc',
+        'Invoice No: FF-1 (continued)',
+        '',
+        head,
+        'FF-12     Lemons                   3       2.00           6.00',
+        '',
+        ['Subtotal   31.50', 300],
+        ['Tax   0.00', 300],
+        ['Total   31.50', 300],
+      ],
+      { page: 2 },
+    );
     const [inv] = extractInvoiceFields([p1, p2]);
     expect(inv!.lineItems.map((l) => [l.sku, l.description, l.total])).toEqual([
       ['FF-10', 'Baby spinach', 20],
@@ -54,10 +74,26 @@ describe('line-item tables', () => {
 
 describe('line-item tables with header words set close together', () => {
   it('gives each number column its own range', () => {
-    const p = page(['Distribuciones Levante S.L.', 'Factura nº 7', '', 'Artículo                 Cantidad Precio Total',
-      'Aceite de oliva 5L       10       30,00  300,00', 'Vino tinto crianza       20       10,00  200,00', '', ['Base imponible   500,00', 300], ['IVA 21%   105,00', 300], ['Total factura   605,00', 300]], { charW: 6 });
+    const p = page(
+      [
+        'Distribuciones Levante S.L.',
+        'Factura nº 7',
+        '',
+        'Artículo                 Cantidad Precio Total',
+        'Aceite de oliva 5L       10       30,00  300,00',
+        'Vino tinto crianza       20       10,00  200,00',
+        '',
+        ['Base imponible   500,00', 300],
+        ['IVA 21%   105,00', 300],
+        ['Total factura   605,00', 300],
+      ],
+      { charW: 6 },
+    );
     const [inv] = extractInvoiceFields([p]);
-    expect(inv!.lineItems.map((l) => [l.description, l.quantity, l.unitPrice, l.total])).toEqual([['Aceite de oliva 5L', 10, 30, 300], ['Vino tinto crianza', 20, 10, 200]]);
+    expect(inv!.lineItems.map((l) => [l.description, l.quantity, l.unitPrice, l.total])).toEqual([
+      ['Aceite de oliva 5L', 10, 30, 300],
+      ['Vino tinto crianza', 20, 10, 200],
+    ]);
   });
 });
 
@@ -107,7 +143,20 @@ describe('extractInvoiceFields', () => {
 describe('extractReceiptFields', () => {
   it('reads a noisy OCR till receipt', () => {
     const r = extractReceiptFields([
-      page(['SIA "Maiznica"', 'Rīga, Brīvības iela 1', 'PVN reģ. Nr. LV40003000000', 'Kafija   1 x 2.50   2.50', 'Croissant   1.80', 'K0PA EUR   4. 30', 'KARTE   4.30', 'VISA **** 1234', '09.02.2022 17:49'], { source: 'ocr' }),
+      page(
+        [
+          'SIA "Maiznica"',
+          'Rīga, Brīvības iela 1',
+          'PVN reģ. Nr. LV40003000000',
+          'Kafija   1 x 2.50   2.50',
+          'Croissant   1.80',
+          'K0PA EUR   4. 30',
+          'KARTE   4.30',
+          'VISA **** 1234',
+          '09.02.2022 17:49',
+        ],
+        { source: 'ocr' },
+      ),
     ]);
     expect(r).toMatchObject({ merchantName: 'SIA "Maiznica"', receiptDate: '2022-02-09', total: 4.3, currency: 'EUR' });
     expect(r.paymentMethod).toEqual({ type: 'credit', cardBrand: 'Visa', last4: '1234' });
@@ -116,7 +165,22 @@ describe('extractReceiptFields', () => {
 
   it('uses cash − change and the rounded total on a Malaysian receipt', () => {
     const r = extractReceiptFields([
-      page(['KEDAI MAKAN SEDAP', '(JM0000-X)', 'NO. 1, JALAN SATU', 'DATE: 28/02/2018', 'NASI LEMAK   2   9.90', 'SUB TOTAL   9.90', 'GST 6%   0.59', 'ROUNDING ADJ   0.01', 'TOTAL RM   10.50', 'CASH   20.00', 'CHANGE   9.50'], { source: 'ocr' }),
+      page(
+        [
+          'KEDAI MAKAN SEDAP',
+          '(JM0000-X)',
+          'NO. 1, JALAN SATU',
+          'DATE: 28/02/2018',
+          'NASI LEMAK   2   9.90',
+          'SUB TOTAL   9.90',
+          'GST 6%   0.59',
+          'ROUNDING ADJ   0.01',
+          'TOTAL RM   10.50',
+          'CASH   20.00',
+          'CHANGE   9.50',
+        ],
+        { source: 'ocr' },
+      ),
     ]);
     expect(r).toMatchObject({ merchantName: 'KEDAI MAKAN SEDAP', receiptDate: '2018-02-28', total: 10.5, subtotal: 9.9, tax: 0.59, currency: 'MYR' });
     expect(r.paymentMethod.type).toBe('cash');
@@ -153,7 +217,11 @@ describe('categories', () => {
     expect(taxCategoryForReceipt({ merchantName: 'Grand Hotel' })).toBe('Travel');
     expect(taxCategoryForReceipt({ merchantName: 'NORTHSIDE HARDWARE SUPPLY' })).toBe('Supplies');
     expect(taxCategoryForReceipt({ merchantName: 'CORNER BOOKSHOP' })).toBe('Office Expense');
-    expect(taxCategoryForReceipt({ merchantName: 'Unknown Co' }, [{ description: 'Unleaded fuel 95', sku: null, quantity: 1, unit: null, unitPrice: null, total: 40 }])).toBe('Car and Truck');
+    expect(
+      taxCategoryForReceipt({ merchantName: 'Unknown Co' }, [
+        { description: 'Unleaded fuel 95', sku: null, quantity: 1, unit: null, unitPrice: null, total: 40 },
+      ]),
+    ).toBe('Car and Truck');
     expect(taxCategoryForReceipt({ merchantName: 'XYZ' })).toBe('Other');
   });
 });

@@ -125,7 +125,11 @@ describe('payment method', () => {
 describe('layout', () => {
   it('groups skewed words into lines sorted by x', () => {
     const p: PageText = {
-      page: 1, width: 500, height: 200, source: 'ocr', ms: 1,
+      page: 1,
+      width: 500,
+      height: 200,
+      source: 'ocr',
+      ms: 1,
       words: [
         { text: 'TOTAL', x: 10, y: 50, width: 40, height: 12, confidence: 90 },
         { text: 'Item', x: 10, y: 20, width: 30, height: 12, confidence: 90 },

@@ -13,12 +13,29 @@ const totals = (lines: string[]) => chooseReceiptTotals(documentLines(ocr(lines)
 
 describe('receipt totals, chosen jointly', () => {
   it('takes the amount after the rounding line that cash − change confirms', () => {
-    const t = totals(['HARDWARE CO', 'NAILS 2 @3.11   6.22', 'BOLTS 1   10.09', 'Total:   7   16.31', 'Rounding Adj:   -0.01', 'Balance Due:   16.30', 'Payment (Cash):   17.00', 'Change(Cash):   0.70']);
+    const t = totals([
+      'HARDWARE CO',
+      'NAILS 2 @3.11   6.22',
+      'BOLTS 1   10.09',
+      'Total:   7   16.31',
+      'Rounding Adj:   -0.01',
+      'Balance Due:   16.30',
+      'Payment (Cash):   17.00',
+      'Change(Cash):   0.70',
+    ]);
     expect(t.total?.value).toBe(16.3);
   });
 
   it('keeps the printed total when only the cash paid shows the rounding', () => {
-    const t = totals(['BOOK SHOP', 'PEN   4.99', 'PAPER   7.38', 'Total   RM   12.37', 'Rounding Adjustment   RM   -0.02', 'Tendered CASH   RM   50.00', 'Change   RM   37.65']);
+    const t = totals([
+      'BOOK SHOP',
+      'PEN   4.99',
+      'PAPER   7.38',
+      'Total   RM   12.37',
+      'Rounding Adjustment   RM   -0.02',
+      'Tendered CASH   RM   50.00',
+      'Change   RM   37.65',
+    ]);
     expect(t.total?.value).toBe(12.37);
   });
 
@@ -27,8 +44,14 @@ describe('receipt totals, chosen jointly', () => {
     expect(t.total?.value).toBe(85.2);
   });
 
-  it('does not read a table header\'s TOTAL column as the total', () => {
-    const t = totals(['CAFE DU PORT', 'DESIGNATION   P.U.   QTE   TOTAL', 'CAFE CREME   12.00   2   24.00', 'THE VERT   10.00   2   20.00', 'Tota l Facture :   44.00']);
+  it("does not read a table header's TOTAL column as the total", () => {
+    const t = totals([
+      'CAFE DU PORT',
+      'DESIGNATION   P.U.   QTE   TOTAL',
+      'CAFE CREME   12.00   2   24.00',
+      'THE VERT   10.00   2   20.00',
+      'Tota l Facture :   44.00',
+    ]);
     expect(t.total?.value).toBe(44);
   });
 

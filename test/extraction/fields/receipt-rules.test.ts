@@ -30,11 +30,23 @@ describe('receipt totals', () => {
   });
 
   it('reads "Tots! Amt Payable" as a total label', () => {
-    expect(totals(['EXPRINT SDN BHD', 'Lamination A4   2.00   4.24', 'Tots! Amt Payable :   8.50', 'Paid Amount:   100.00', 'Change:   91.50']).total?.value).toBe(8.5);
+    expect(
+      totals(['EXPRINT SDN BHD', 'Lamination A4   2.00   4.24', 'Tots! Amt Payable :   8.50', 'Paid Amount:   100.00', 'Change:   91.50']).total?.value,
+    ).toBe(8.5);
   });
 
   it('derives the total from the VAT breakdown when the total line is unreadable', () => {
-    const t = totals(['SIA "Maiznica"', 'Maize 1 x 1.20 =', '1.20A', 'Piens 1 x 1.60', '1.60A', 'KOPA EUR   e. 8U', 'BEZ PUN-A 21.00%   2.31', 'PUN-A 21.00%   0.49', '06.05.2022 17:23']);
+    const t = totals([
+      'SIA "Maiznica"',
+      'Maize 1 x 1.20 =',
+      '1.20A',
+      'Piens 1 x 1.60',
+      '1.60A',
+      'KOPA EUR   e. 8U',
+      'BEZ PUN-A 21.00%   2.31',
+      'PUN-A 21.00%   0.49',
+      '06.05.2022 17:23',
+    ]);
     expect(t).toMatchObject({ total: { value: 2.8 }, subtotal: { value: 2.31 }, tax: { value: 0.49 }, sumOk: true });
   });
 
@@ -45,7 +57,17 @@ describe('receipt totals', () => {
   });
 
   it('adds the rounding adjustment when the total label has no readable value', () => {
-    const t = totals(['MAKAN RESTAURANT', 'NASI 1 40.00', 'TEH 3 24.00', 'Sub TOTAL   64.00', 'GST 6%   3.84', 'ROUNDING ADJ   0.01', 'NET TOTAL', 'Cash   100.00', 'CHANGE   32.15']);
+    const t = totals([
+      'MAKAN RESTAURANT',
+      'NASI 1 40.00',
+      'TEH 3 24.00',
+      'Sub TOTAL   64.00',
+      'GST 6%   3.84',
+      'ROUNDING ADJ   0.01',
+      'NET TOTAL',
+      'Cash   100.00',
+      'CHANGE   32.15',
+    ]);
     expect(t.total?.value).toBe(67.85);
   });
 
@@ -75,7 +97,9 @@ describe('receipt merchant', () => {
   });
 
   it('prefers the legal form with its quoted name over a logo line and separator noise', () => {
-    const lines = documentLines(ocr(['AAAAAAAAAAAAAAAAAAAA', 'Lumo', 'Lapu iela 5, Jelgava', '“a SIA "LUMO™ PVN LV 43603012558', 'Jurid. adr: Rigas iela 4', 'DOK. #00024792']));
+    const lines = documentLines(
+      ocr(['AAAAAAAAAAAAAAAAAAAA', 'Lumo', 'Lapu iela 5, Jelgava', '“a SIA "LUMO™ PVN LV 43603012558', 'Jurid. adr: Rigas iela 4', 'DOK. #00024792']),
+    );
     expect(pickName(lines, 'receipt').name).toBe('SIA "LUMO');
   });
 
@@ -121,7 +145,7 @@ describe('receipt merchant', () => {
     expect(r.merchantName).toBe('AIRE TOTAL KENITRA');
   });
 
-  it('puts back trade words OCR misread, in the name\'s own case, and leaves other words and plurals alone', () => {
+  it("puts back trade words OCR misread, in the name's own case, and leaves other words and plurals alone", () => {
     expect(cleanMerchant('GREENLEAF FHARHACY SDN BHD')).toBe('GREENLEAF PHARMACY SDN BHD');
     expect(cleanMerchant('Kim Lee & Comfany')).toBe('Kim Lee & Company');
     expect(cleanMerchant('SUNRISE HANDCRAFT')).toBe('SUNRISE HANDICRAFT');
@@ -152,17 +176,32 @@ describe('receipt merchant', () => {
   it('takes a quoted legal name whose line ends in a VAT number, and no abbreviation glued to a word as a legal form', () => {
     const vat = extractReceiptFields(ocr(['veikals DARZS', 'Riga iela 1, Jelgava', 'SIA"LAPSAS 2001PUN LU40003015785', 'TOTAL   12.00']));
     expect(vat.merchantName).toBe('SIA"LAPSAS 2001');
-    const kg = extractReceiptFields(ocr(['SIMPLIFIED TAX INVOICE', 'HOCK SENG & COMPANY', 'REG. NO:00168397-H', 'NO.54, JALAN IPOH,', 'KG.BATU,', 'TOTAL   12.00']));
+    const kg = extractReceiptFields(
+      ocr(['SIMPLIFIED TAX INVOICE', 'HOCK SENG & COMPANY', 'REG. NO:00168397-H', 'NO.54, JALAN IPOH,', 'KG.BATU,', 'TOTAL   12.00']),
+    );
     expect(kg.merchantName).toBe('HOCK SENG & COMPANY');
   });
 
   it('prefers the company that runs the shop over a trade name line above it', () => {
-    const r = extractReceiptFields(ocr(['SIMPLIFIED TAX INVOICE', 'BB PHARMACY', 'HILLSIDE HEALTHCARE SDN BHD', '1118258-K', 'B-8, JALAN SS1/4', 'TOTAL   12.00']));
+    const r = extractReceiptFields(
+      ocr(['SIMPLIFIED TAX INVOICE', 'BB PHARMACY', 'HILLSIDE HEALTHCARE SDN BHD', '1118258-K', 'B-8, JALAN SS1/4', 'TOTAL   12.00']),
+    );
     expect(r.merchantName).toBe('HILLSIDE HEALTHCARE SDN BHD');
   });
 
   it('starts the header after the end of the previous slip at the top of a scan', () => {
-    const r = extractReceiptFields(ocr(['...THANK YOU AND DO VISIT US AGAIN', 'Cashier [ANNA]   Machine [003]', '[19/06/17] [11:37]', 'NORTH STAR CASH & CARRY', '(1365663-P)', 'No.1 Jalan SS 9/1, 47300 PJ', 'TAX INVOICE', 'TOTAL   45.00']));
+    const r = extractReceiptFields(
+      ocr([
+        '...THANK YOU AND DO VISIT US AGAIN',
+        'Cashier [ANNA]   Machine [003]',
+        '[19/06/17] [11:37]',
+        'NORTH STAR CASH & CARRY',
+        '(1365663-P)',
+        'No.1 Jalan SS 9/1, 47300 PJ',
+        'TAX INVOICE',
+        'TOTAL   45.00',
+      ]),
+    );
     expect(r.merchantName).toBe('NORTH STAR CASH & CARRY');
   });
 });

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { detectLanguages, LANGUAGES } from '../../../src/extraction/lang/index.ts';
 import { fold, labelMatcher } from '../../../src/extraction/lang/vocab.ts';
 
-const labels = (s: string) => labelMatcher().find(s).map((h) => [h.field, s.slice(h.start, h.end)]);
+const labels = (s: string) =>
+  labelMatcher()
+    .find(s)
+    .map((h) => [h.field, s.slice(h.start, h.end)]);
 
 describe('language data', () => {
   it('covers seven languages with twelve months each, no month name meaning two months', () => {
@@ -32,7 +35,10 @@ describe('label matcher', () => {
     expect(labels('Gesamtbetrag   59,50 EUR')).toEqual([['total', 'Gesamtbetrag']]);
     expect(labels('USt. 19%   9,50')).toEqual([['tax', 'USt.']]);
     expect(labels('Factuurnummer: 123')).toEqual([['invoiceNumber', 'Factuurnummer']]);
-    expect(labels('Rechnung Nr. 2018-117 vom 05.06.2018')).toEqual([['invoiceNumber', 'Rechnung Nr.'], ['invoiceDate', 'vom']]);
+    expect(labels('Rechnung Nr. 2018-117 vom 05.06.2018')).toEqual([
+      ['invoiceNumber', 'Rechnung Nr.'],
+      ['invoiceDate', 'vom'],
+    ]);
   });
 
   it('never matches inside a word', () => {

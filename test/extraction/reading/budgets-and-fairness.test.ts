@@ -38,10 +38,15 @@ describe('a document cannot hold the reading pool', () => {
     const t0 = performance.now();
     const finished: Record<string, number> = {};
     const timed = (name: string, p: Promise<ReadResult>) => p.then((r) => ((finished[name] = performance.now() - t0), r));
-    const large = [timed('blank A', reader.read(blank2000, 'invoice', { lane: 'tenant-a' })), timed('blank B', reader.read(blank2000, 'invoice', { lane: 'tenant-b' }))];
+    const large = [
+      timed('blank A', reader.read(blank2000, 'invoice', { lane: 'tenant-a' })),
+      timed('blank B', reader.read(blank2000, 'invoice', { lane: 'tenant-b' })),
+    ];
     const small = await timed('invoice', reader.read(invoice, 'invoice', { lane: 'tenant-c' }));
     const [a, b] = await Promise.all(large);
-    console.log(`one-page invoice read in ${Math.round(finished.invoice!)} ms; blank PDFs done in ${Math.round(finished['blank A']!)} and ${Math.round(finished['blank B']!)} ms`);
+    console.log(
+      `one-page invoice read in ${Math.round(finished.invoice!)} ms; blank PDFs done in ${Math.round(finished['blank A']!)} and ${Math.round(finished['blank B']!)} ms`,
+    );
 
     expect(texts(small.pages[0]!)).toContain(equipmentInvoice.number);
     expect(small.notes).toEqual([]);
@@ -57,10 +62,18 @@ describe('a document cannot hold the reading pool', () => {
   });
 
   it('still OCRs a scanned page between a text page and a blank page', async () => {
-    const pdf = await makeDrawnPdf([(doc) => void doc.font('Helvetica').fontSize(12).text('Invoice 7 page one of three', 72, 72), scannedPage, () => undefined]);
+    const pdf = await makeDrawnPdf([
+      (doc) => void doc.font('Helvetica').fontSize(12).text('Invoice 7 page one of three', 72, 72),
+      scannedPage,
+      () => undefined,
+    ]);
     const r = await reader.read(pdf, 'receipt');
     expect(r.pageCount).toBe(3);
-    expect(r.pages.map((p) => [p.page, p.source])).toEqual([[1, 'text-layer'], [2, 'ocr'], [3, 'text-layer']]);
+    expect(r.pages.map((p) => [p.page, p.source])).toEqual([
+      [1, 'text-layer'],
+      [2, 'ocr'],
+      [3, 'text-layer'],
+    ]);
     expect(texts(r.pages[0]!)).toBe('Invoice 7 page one of three');
     expect(texts(r.pages[1]!)).toBe(EXPECTED_WORDS.join(' '));
     expect(r.pages[2]!.words).toEqual([]);

@@ -59,7 +59,9 @@ describe('a PDF with an embedded e-invoice', () => {
   });
 
   it('ignores attachments that are not e-invoices', async () => {
-    const pdf = await attachEInvoice(await makeTextPdf([einvoicePage(spec)]), '<?xml version="1.0"?><deliveryNote xmlns="urn:x"/>', { name: 'lieferschein.xml' });
+    const pdf = await attachEInvoice(await makeTextPdf([einvoicePage(spec)]), '<?xml version="1.0"?><deliveryNote xmlns="urn:x"/>', {
+      name: 'lieferschein.xml',
+    });
     const read = await reader.read(pdf, 'invoice');
     expect(read.einvoice).toBeNull();
     expect(deliverInvoices(read).invoices[0]!.source).toBe('text');
@@ -71,7 +73,8 @@ describe('a PDF with an embedded e-invoice', () => {
     expect(invoices[0]).toMatchObject({ source: 'e-invoice', total: t.grandTotal });
     // The text engine may or may not pick 999,00 as the total; either way the e-invoice's total is not printed.
     expect(invoices[0]!.fieldConfidences.total).toBeLessThan(99);
-    if (notes.some((n) => n.startsWith('the visible total'))) expect(notes).toContain(`the visible total (999.00) differs from the e-invoice factur-x.xml's (${t.grandTotal.toFixed(2)}); the e-invoice's is kept`);
+    if (notes.some((n) => n.startsWith('the visible total')))
+      expect(notes).toContain(`the visible total (999.00) differs from the e-invoice factur-x.xml's (${t.grandTotal.toFixed(2)}); the e-invoice's is kept`);
   });
 
   it('a broken e-invoice falls back to the visible text, with a note', async () => {
@@ -79,7 +82,9 @@ describe('a PDF with an embedded e-invoice', () => {
     expect(read.einvoice).toMatchObject({ fileName: 'factur-x.xml', einvoice: null, error: expect.stringMatching(/not well-formed XML/) });
     const { invoices, notes } = deliverInvoices(read);
     expect(invoices[0]!.source).toBe('text');
-    expect(notes).toContainEqual(expect.stringMatching(/^the e-invoice factur-x.xml could not be read \(it is not well-formed XML .*\); values come from the visible text$/));
+    expect(notes).toContainEqual(
+      expect.stringMatching(/^the e-invoice factur-x.xml could not be read \(it is not well-formed XML .*\); values come from the visible text$/),
+    );
   });
 
   it('an e-invoice whose totals do not add up falls back to the visible text', async () => {
@@ -92,7 +97,10 @@ describe('a PDF with an embedded e-invoice', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'xxe-'));
     writeFileSync(path.join(dir, 'secret.txt'), 'TOP-SECRET-CONTENT');
     const xml = ciiXml(spec)
-      .replace('<?xml version="1.0" encoding="UTF-8"?>', `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file://${path.join(dir, 'secret.txt')}">]>`)
+      .replace(
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<?xml version="1.0" encoding="UTF-8"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file://${path.join(dir, 'secret.txt')}">]>`,
+      )
       .replace(spec.seller, '&xxe;');
     const read = await reader.read(await einvoicePdf(spec, { xml }), 'invoice');
     expect(read.einvoice?.error).toMatch(/DOCTYPE/);

@@ -56,12 +56,15 @@ describe('OCR engine choice', () => {
     // The reading workers report their engine once loaded (seconds on a busy machine): "loading" and ready until then.
     let res = await http(app.base, 'GET', '/readyz');
     const engine = () => (res.body as { components?: { ocr?: { engine?: string } } }).components?.ocr?.engine;
-    for (const until = Date.now() + 60_000; engine() === 'loading' && Date.now() < until; ) {
+    for (const until = Date.now() + 60_000; engine() === 'loading' && Date.now() < until;) {
       expect(res).toMatchObject({ status: 200, body: { status: 'ready' } });
       await new Promise((r) => setTimeout(r, 200));
       res = await http(app.base, 'GET', '/readyz');
     }
-    expect(res).toMatchObject({ status: 200, body: { status: 'ready', components: { ocr: { engine: 'tesseract', fallbackReason: expect.stringMatching(/PP-OCR could not load/) } } } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { status: 'ready', components: { ocr: { engine: 'tesseract', fallbackReason: expect.stringMatching(/PP-OCR could not load/) } } },
+    });
   });
 });
 

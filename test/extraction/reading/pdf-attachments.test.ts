@@ -18,7 +18,10 @@ describe('the raw scan for embedded files', () => {
 
   it('reads an uncompressed stream with an indirect /Length up to `endstream`', () => {
     const xml = ciiXml(spec);
-    const raw = Buffer.from(`%PDF-1.7\n5 0 obj\n<< /Type /EmbeddedFile /Subtype /text#2Fxml /Length 6 0 R >>\nstream\n${xml}\nendstream\nendobj\n6 0 obj ${xml.length} endobj\n%%EOF\n`, 'latin1');
+    const raw = Buffer.from(
+      `%PDF-1.7\n5 0 obj\n<< /Type /EmbeddedFile /Subtype /text#2Fxml /Length 6 0 R >>\nstream\n${xml}\nendstream\nendobj\n6 0 obj ${xml.length} endobj\n%%EOF\n`,
+      'latin1',
+    );
     expect(text(scanEmbeddedFiles(raw)![0]!.bytes)).toBe(xml);
   });
 
@@ -37,7 +40,9 @@ describe('the raw scan for embedded files', () => {
 describe('choosing the e-invoice among the attachments', () => {
   it('prefers the specification’s name over another invoice XML, and names the file it read', async () => {
     const other = ciiXml({ ...spec, number: 'OTHER-1' });
-    const pdf = await attachEInvoice(await attachEInvoice(await makeTextPdf([[{ text: 'x', x: 72, y: 72 }]]), other, { name: 'copy.xml' }), ciiXml(spec), { name: 'Factur-X.xml' });
+    const pdf = await attachEInvoice(await attachEInvoice(await makeTextPdf([[{ text: 'x', x: 72, y: 72 }]]), other, { name: 'copy.xml' }), ciiXml(spec), {
+      name: 'Factur-X.xml',
+    });
     // What pdf.js gives: the name tree's files with their names.
     const named = async () => [
       { name: 'copy.xml', content: new TextEncoder().encode(other) },

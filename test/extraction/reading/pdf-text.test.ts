@@ -26,9 +26,7 @@ describe('PDF text layer', () => {
     expect(p1.needsOcr).toBe(false);
     expect(p1.width).toBeCloseTo(595.28, 0);
     expect(p1.height).toBeCloseTo(841.89, 0);
-    expect(p1.words.map((w) => w.text)).toEqual([
-      'INVOICE', 'F-2024-001', 'Date', '31/01/2024', 'Widget', 'x3', '28.00', 'Total', 'due:', '104.90', 'EUR',
-    ]);
+    expect(p1.words.map((w) => w.text)).toEqual(['INVOICE', 'F-2024-001', 'Date', '31/01/2024', 'Widget', 'x3', '28.00', 'Total', 'due:', '104.90', 'EUR']);
     const byText = new Map(p1.words.map((w) => [w.text, w]));
     const invoice = byText.get('INVOICE')!;
     // pdfkit puts the top of the line box at y; the glyph box starts a little below it.
@@ -79,7 +77,10 @@ describe('PDF text layer', () => {
     // Nothing painted at all (the operator list check).
     expect(await blank(await makeBlankPdf(2))).toEqual([true, true]);
     // A scanned receipt, faint (its text is light grey) and small (40 px type drawn at 5 pt).
-    const faintScan = await sharp(await makeTextImagePng(['GROCERY STORE 42', 'TOTAL 3.65'])).linear(0.4, 153).png().toBuffer();
+    const faintScan = await sharp(await makeTextImagePng(['GROCERY STORE 42', 'TOTAL 3.65']))
+      .linear(0.4, 153)
+      .png()
+      .toBuffer();
     const pages = await makeDrawnPdf([
       // A white box over the whole page: painted, but no ink (the low-resolution render check).
       (doc) => void doc.rect(0, 0, 595.28, 841.89).fill('#ffffff'),
@@ -93,7 +94,12 @@ describe('PDF text layer', () => {
 
   it('counts only operators that mark the page as painting, and any operator it does not know', async () => {
     const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    const paints = (...ops: Array<[number, unknown?]>) => paintsSomething(OPS, ops.map((o) => o[0]), ops.map((o) => o[1] ?? null));
+    const paints = (...ops: Array<[number, unknown?]>) =>
+      paintsSomething(
+        OPS,
+        ops.map((o) => o[0]),
+        ops.map((o) => o[1] ?? null),
+      );
     // What pdfkit writes on a blank page, and a clipping path.
     expect(paints([OPS.transform, [1, 0, 0, -1, 0, 841.89]])).toBe(false);
     expect(paints([OPS.save], [OPS.constructPath, [OPS.endPath, [null], null]], [OPS.clip], [OPS.restore])).toBe(false);

@@ -6,14 +6,7 @@ import { createDocumentReader } from '../../../src/extraction/reader.ts';
 import type { DocumentReader } from '../../../src/extraction/reader.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from '../../../src/extraction/types.ts';
 import type { PageText } from '../../../src/extraction/types.ts';
-import {
-  makeCorruptPdf,
-  makeScannedPdf,
-  makeTextImagePng,
-  makeTextPdf,
-  toJpeg,
-  toWebp,
-} from '../../fixtures/reading-fixtures.ts';
+import { makeCorruptPdf, makeScannedPdf, makeTextImagePng, makeTextPdf, toJpeg, toWebp } from '../../fixtures/reading-fixtures.ts';
 
 const LINES = ['GROCERY STORE 42', 'Milk 1.25', 'Bread 2.40', 'TOTAL 3.65'];
 const EXPECTED_WORDS = ['GROCERY', 'STORE', '42', 'Milk', '1.25', 'Bread', '2.40', 'TOTAL', '3.65'];
@@ -34,11 +27,7 @@ afterAll(async () => {
 
 describe('document reader', () => {
   it('OCRs PNG, JPEG and WEBP images offline to the right words with pixel boxes', async () => {
-    const [rp, rj, rw] = await Promise.all([
-      reader.read(png, 'receipt'),
-      reader.read(await toJpeg(png), 'receipt'),
-      reader.read(await toWebp(png), 'receipt'),
-    ]);
+    const [rp, rj, rw] = await Promise.all([reader.read(png, 'receipt'), reader.read(await toJpeg(png), 'receipt'), reader.read(await toWebp(png), 'receipt')]);
     expect([rp.fileType, rj.fileType, rw.fileType]).toEqual(['png', 'jpeg', 'webp']);
     for (const r of [rp, rj, rw]) {
       expect(r.pages).toHaveLength(1);

@@ -58,7 +58,12 @@ describe('sniffFileType', () => {
     expect(sniffFileType(cii, 'invoice')).toBe('xml');
     expect(sniffFileType(ubl, 'invoice')).toBe('xml');
     // A byte-order mark, comments and a UTF-16 encoding do not hide it.
-    expect(sniffFileType(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`<!-- exported -->\n${ciiXml(kitchenSupplyEInvoice).replace(/^<\?xml[^>]*>/, '')}`)]), 'invoice')).toBe('xml');
+    expect(
+      sniffFileType(
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`<!-- exported -->\n${ciiXml(kitchenSupplyEInvoice).replace(/^<\?xml[^>]*>/, '')}`)]),
+        'invoice',
+      ),
+    ).toBe('xml');
     expect(sniffFileType(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(ublXml(kitchenSupplyEInvoice), 'utf16le')]), 'invoice')).toBe('xml');
     expect(sniffError(cii, 'receipt').message).toBe(
       'unsupported file type for a receipt (it is an e-invoice XML file, CII): e-invoices are accepted as invoices only; a receipt must be a PDF, JPEG, PNG or WEBP file',

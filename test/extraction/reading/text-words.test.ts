@@ -66,7 +66,12 @@ describe('word builder (pdf.js text items → words)', () => {
   });
 
   it('joins a word cut into runs (font switches, kerning pairs) but never across a space', () => {
-    const cut = [item('Rech', 60, 100), item('nung', 60 + advance('Rech', 10) - 0.3, 100), item('1.234', 300, 100), item(',56', 300 + advance('1.234', 10), 100)];
+    const cut = [
+      item('Rech', 60, 100),
+      item('nung', 60 + advance('Rech', 10) - 0.3, 100),
+      item('1.234', 300, 100),
+      item(',56', 300 + advance('1.234', 10), 100),
+    ];
     expect(texts(cut)).toEqual(['Rechnung', '1.234,56']);
     expect(texts(scramble(cut))).toEqual(['Rechnung', '1.234,56']);
     // A right-aligned amount written as its own run one space after its label stays a word of its own.
@@ -119,7 +124,8 @@ describe('word builder (pdf.js text items → words)', () => {
 
   it('stays near linear on a page of 19,200 glyphs placed one by one', () => {
     const glyphs: Item[] = [];
-    for (let l = 0; l < 120; l++) for (let g = 0; g < 160; g++) glyphs.push(item(String.fromCharCode(97 + ((l * 7 + g) % 26)), 20 + g * 3.4 + Math.floor(g / 6) * 2, 20 + l * 6.5, 6, 3.3));
+    for (let l = 0; l < 120; l++)
+      for (let g = 0; g < 160; g++) glyphs.push(item(String.fromCharCode(97 + ((l * 7 + g) % 26)), 20 + g * 3.4 + Math.floor(g / 6) * 2, 20 + l * 6.5, 6, 3.3));
     const t0 = performance.now();
     expect(read(glyphs)).toHaveLength(120 * 27);
     // Measured 0.2–0.45 s; the first version, quadratic in the runs of a page, took 1.8 s.

@@ -31,7 +31,11 @@ export type SsoSignInFailure =
 
 /** A sign-in attempt was refused: the callback/response did not pass validation, or the IdP refused it. */
 export class SsoSignInError extends AppError {
-  constructor(readonly reason: SsoSignInFailure, message: string, cause?: unknown) {
+  constructor(
+    readonly reason: SsoSignInFailure,
+    message: string,
+    cause?: unknown,
+  ) {
     super('UNAUTHENTICATED', message, { reason });
     if (cause !== undefined) this.cause = cause;
   }

@@ -21,10 +21,7 @@ export class OutboundRefused extends Error {}
 
 export function guardedFetch(options: GuardedFetchOptions) {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  return async (
-    url: string,
-    init: { body?: FetchBody; headers?: Record<string, string>; method?: string; signal?: AbortSignal | null },
-  ): Promise<Response> => {
+  return async (url: string, init: { body?: FetchBody; headers?: Record<string, string>; method?: string; signal?: AbortSignal | null }): Promise<Response> => {
     let target;
     try {
       target = await assertPublicUrl(url, { allowLoopback: options.allowLoopback, field: 'url' });

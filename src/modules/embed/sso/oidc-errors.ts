@@ -24,7 +24,11 @@ export function discoveryError(err: unknown, issuer: URL): SsoConfigError {
     case 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED': {
       const body = (e.cause as { body?: { issuer?: unknown } } | undefined)?.body;
       const named = typeof body?.issuer === 'string' ? ` ("${printable(body.issuer)}")` : '';
-      return new SsoConfigError('issuer', `the discovery document names another issuer${named}; enter the issuer exactly as the identity provider states it`, err);
+      return new SsoConfigError(
+        'issuer',
+        `the discovery document names another issuer${named}; enter the issuer exactly as the identity provider states it`,
+        err,
+      );
     }
   }
   const reason = networkReason(err);
@@ -33,11 +37,12 @@ export function discoveryError(err: unknown, issuer: URL): SsoConfigError {
 
 export function signInError(err: unknown, doing = 'completing the sign-in failed'): SsoSignInError {
   if (err instanceof SsoSignInError) return err;
-  const oauthError = err instanceof client.ResponseBodyError
-    ? err.error
-    : err instanceof client.WWWAuthenticateChallengeError
-      ? err.cause.map((c) => c.parameters.error).find(Boolean)
-      : undefined;
+  const oauthError =
+    err instanceof client.ResponseBodyError
+      ? err.error
+      : err instanceof client.WWWAuthenticateChallengeError
+        ? err.cause.map((c) => c.parameters.error).find(Boolean)
+        : undefined;
   if (oauthError === 'invalid_grant') {
     return new SsoSignInError('code_rejected', 'the identity provider rejected the authorization code (invalid, expired or already used); start again', err);
   }

@@ -195,9 +195,8 @@ export async function finishOidcSignIn(config: OidcConfig, input: OidcSignInFini
 
 /** The openid-client Configuration for a stored config (no rediscovery). */
 function clientConfiguration(config: OidcConfig): client.Configuration {
-  const auth = config.tokenEndpointAuthMethod === 'client_secret_post'
-    ? client.ClientSecretPost(config.clientSecret)
-    : client.ClientSecretBasic(config.clientSecret);
+  const auth =
+    config.tokenEndpointAuthMethod === 'client_secret_post' ? client.ClientSecretPost(config.clientSecret) : client.ClientSecretBasic(config.clientSecret);
   const cfg = new client.Configuration(
     { ...config.server },
     config.clientId,

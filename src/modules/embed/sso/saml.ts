@@ -200,10 +200,7 @@ export function inMemoryRequestIdStore(ttlMs = DEFAULT_REQUEST_TTL_MS): SamlRequ
  * The Web SSO profile's bearer SubjectConfirmation: addressed to our ACS URL, within its time window, and (when
  * tracked) answering our request. node-saml only checks these when it tracks InResponseTo.
  */
-function checkBearerConfirmation(
-  assertion: XmlElement,
-  expect: { acsUrl: string; clockSkewMs: number; inResponseTo: string | undefined },
-): void {
+function checkBearerConfirmation(assertion: XmlElement, expect: { acsUrl: string; clockSkewMs: number; inResponseTo: string | undefined }): void {
   const confirmations = children(assertion, NS.assertion, 'Subject')
     .flatMap((s) => children(s, NS.assertion, 'SubjectConfirmation'))
     .filter((c) => attr(c, 'Method') === BEARER)
@@ -236,7 +233,10 @@ function identityOf(nameId: string, nameIdFormat: string | null, issuer: string,
     for (const attribute of children(statement, NS.assertion, 'Attribute')) {
       const name = attr(attribute, 'Name');
       if (!name) continue;
-      const values = children(attribute, NS.assertion, 'AttributeValue').map(text).map((v) => v.trim()).filter(Boolean);
+      const values = children(attribute, NS.assertion, 'AttributeValue')
+        .map(text)
+        .map((v) => v.trim())
+        .filter(Boolean);
       if (values.length > 0) attributes[name] = values.length === 1 ? values[0]! : values;
     }
   }
@@ -252,7 +252,10 @@ function identityOf(nameId: string, nameIdFormat: string | null, issuer: string,
   const given = first(GIVEN_NAME);
   const surname = first(SURNAME);
   const name = first(NAME_ATTRIBUTES) ?? ([given, surname].filter(Boolean).join(' ') || null);
-  const sessionIndex = children(assertion, NS.assertion, 'AuthnStatement').map((s) => attr(s, 'SessionIndex')).find(Boolean) ?? null;
+  const sessionIndex =
+    children(assertion, NS.assertion, 'AuthnStatement')
+      .map((s) => attr(s, 'SessionIndex'))
+      .find(Boolean) ?? null;
   return { issuer, nameId, nameIdFormat, email, name, sessionIndex, attributes };
 }
 
@@ -278,7 +281,11 @@ function responseError(err: unknown): SsoSignInError {
   const message = err instanceof Error ? err.message : String(err);
   const rules: Array<[RegExp, ConstructorParameters<typeof SsoSignInError>[0], string]> = [
     [/multiple assertions/i, 'invalid_response', 'the SAML response must carry exactly one assertion'],
-    [/signature|ID cannot refer|Referenced node/i, 'signature_invalid', "the SAML response is not signed with the identity provider's certificate, or was altered after signing"],
+    [
+      /signature|ID cannot refer|Referenced node/i,
+      'signature_invalid',
+      "the SAML response is not signed with the identity provider's certificate, or was altered after signing",
+    ],
     [/expired|not yet valid|No valid subject confirmation/i, 'expired', 'the SAML assertion is expired or not yet valid; check the clocks and sign in again'],
     [/AudienceRestriction/, 'audience_mismatch', 'the SAML assertion names no audience (Conditions/AudienceRestriction)'],
     [/audience/i, 'audience_mismatch', 'the SAML assertion is meant for another service provider (Audience)'],
@@ -290,4 +297,3 @@ function responseError(err: unknown): SsoSignInError {
   for (const [pattern, reason, safe] of rules) if (pattern.test(message)) return new SsoSignInError(reason, safe, err);
   return new SsoSignInError('invalid_response', 'the SAML response is malformed', err);
 }
-

@@ -27,13 +27,7 @@ export async function insertSsoLogin(
 
 /** Takes a sign-in in progress (once): deleted as it is read; undefined when unknown or expired. */
 export async function takeSsoLogin(db: Kysely<DB>, tenantId: string, state: string, at: Date) {
-  return db
-    .deleteFrom('ssoLogins')
-    .where('state', '=', state)
-    .where('tenantId', '=', tenantId)
-    .where('expiresAt', '>', at)
-    .returningAll()
-    .executeTakeFirst();
+  return db.deleteFrom('ssoLogins').where('state', '=', state).where('tenantId', '=', tenantId).where('expiresAt', '>', at).returningAll().executeTakeFirst();
 }
 
 export async function findSsoLogin(db: Kysely<DB>, state: string, at: Date) {

@@ -44,7 +44,9 @@
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: query, variables: variables }),
     })
-      .then(function (res) { return res.json(); })
+      .then(function (res) {
+        return res.json();
+      })
       .then(function (res) {
         if (res.errors && res.errors.length) throw new Error(res.errors[0].message);
         return res.data;
@@ -56,8 +58,13 @@
     tr.dataset.invoiceId = inv.id;
     var link = el('a', '', inv.vendorName || 'Unknown vendor');
     link.href = '/app/invoices/' + encodeURIComponent(inv.id);
-    var cells = [link, document.createTextNode(inv.invoiceNumber || '—'), document.createTextNode(day(inv.invoiceDate)),
-      el('span', 'num', money(inv.total, inv.currency)), el('span', 'status status-' + inv.status, inv.status)];
+    var cells = [
+      link,
+      document.createTextNode(inv.invoiceNumber || '—'),
+      document.createTextNode(day(inv.invoiceDate)),
+      el('span', 'num', money(inv.total, inv.currency)),
+      el('span', 'status status-' + inv.status, inv.status),
+    ];
     cells.forEach(function (c) {
       var td = el('td');
       td.appendChild(c);
@@ -91,8 +98,15 @@
     spendTimer = setTimeout(function () {
       spendTimer = null;
       fetch('/app/dashboard/spend', { credentials: 'same-origin' })
-        .then(function (res) { return res.ok ? res.text() : null; })
-        .then(function (html) { if (html !== null) spend.innerHTML = html; }, function () {});
+        .then(function (res) {
+          return res.ok ? res.text() : null;
+        })
+        .then(
+          function (html) {
+            if (html !== null) spend.innerHTML = html;
+          },
+          function () {},
+        );
     }, 300);
   }
 
@@ -101,16 +115,34 @@
   function inScope(id) {
     if (!storeId) return Promise.resolve(true);
     if (!inStore.has(id)) {
-      inStore.set(id, gql(STORE_OF, { id: id }).then(function (d) { return d.invoice.storeId === storeId; }, function () { return false; }));
+      inStore.set(
+        id,
+        gql(STORE_OF, { id: id }).then(
+          function (d) {
+            return d.invoice.storeId === storeId;
+          },
+          function () {
+            return false;
+          },
+        ),
+      );
     }
     return inStore.get(id);
   }
 
   /** After (re)connecting: whatever was processed while no subscription was listening. */
   function catchUp() {
-    return gql(RECENT, { storeId: storeId, first: limit }).then(function (d) {
-      d.invoices.nodes.slice().reverse().forEach(function (inv) { upsert(inv, false); });
-    }, function () {});
+    return gql(RECENT, { storeId: storeId, first: limit }).then(
+      function (d) {
+        d.invoices.nodes
+          .slice()
+          .reverse()
+          .forEach(function (inv) {
+            upsert(inv, false);
+          });
+      },
+      function () {},
+    );
   }
 
   var client = window.graphqlWs.createClient({
@@ -131,19 +163,22 @@
       },
     },
   });
-  client.subscribe({ query: EVENTS }, {
-    next: function (message) {
-      var inv = message.data && message.data.invoiceEvents && message.data.invoiceEvents.invoice;
-      if (!inv) return;
-      inScope(inv.id).then(function (ok) {
-        if (!ok) return;
-        upsert(inv, true);
-        if (inv.status === 'processed') refreshSpend();
-      });
+  client.subscribe(
+    { query: EVENTS },
+    {
+      next: function (message) {
+        var inv = message.data && message.data.invoiceEvents && message.data.invoiceEvents.invoice;
+        if (!inv) return;
+        inScope(inv.id).then(function (ok) {
+          if (!ok) return;
+          upsert(inv, true);
+          if (inv.status === 'processed') refreshSpend();
+        });
+      },
+      error: function () {
+        if (status.dataset.state !== 'stopped') setStatus('stopped', 'Live updates stopped. Reload the page to try again.');
+      },
+      complete: function () {},
     },
-    error: function () {
-      if (status.dataset.state !== 'stopped') setStatus('stopped', 'Live updates stopped. Reload the page to try again.');
-    },
-    complete: function () {},
-  });
+  );
 })();
