@@ -148,8 +148,12 @@ export class ReadPool {
         if (slot.worker.threadId < 0) return; // already gone
         const exited = new Promise<boolean>((resolve) => slot.worker.once('exit', () => resolve(true)));
         slot.worker.postMessage({ type: 'shutdown' } satisfies WorkerRequest);
-        const grace = new Promise<boolean>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS, false).unref());
-        if (!(await Promise.race([exited, grace]))) await slot.worker.terminate().catch(() => undefined);
+        // A referenced timer: the workers are unreferenced, so an unreferenced wait would let the process end mid-close.
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS, false)));
+        const left = await Promise.race([exited, grace]);
+        clearTimeout(timer);
+        if (!left) await slot.worker.terminate().catch(() => undefined);
       }),
     );
   }

@@ -1,6 +1,9 @@
 // The reader end to end: worker pool (TypeScript workers), offline OCR, PDF text layer + scanned pages, failure
 // isolation, responsiveness and clean shutdown.
 
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentReader } from '../../../src/extraction/reader.ts';
 import type { DocumentReader } from '../../../src/extraction/reader.ts';
@@ -172,4 +175,15 @@ describe('close()', () => {
     expect(handlesAfter).toBeLessThanOrEqual(handlesBefore);
     await expect(r.read(png, 'receipt')).rejects.toThrow(/closed/);
   });
+});
+
+describe('closing the reader in a short-lived process', () => {
+  it('close() waits for the workers to leave, and the process goes on after it', async () => {
+    const script = fileURLToPath(new URL('../../fixtures/scripts/read-then-close.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      timeout: 90_000,
+    });
+    expect(stdout).toBe('read 1 page\nafter close\n');
+  }, 120_000);
 });
