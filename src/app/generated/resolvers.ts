@@ -251,7 +251,8 @@ export type CreateTenantPayload = {
 
 /**
  * A domain event, as written with the change it reports. Kinds: invoice.created, invoice.processed, invoice.failed,
- * receipt.processed, vendor.created. The resource is in `data` (the REST shape) and, typed, in `invoice`, `receipt`
+ * invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created (a duplicate upload ends with
+ * invoice.duplicate / receipt.duplicate instead of the processed event). The resource is in `data` (the REST shape) and, typed, in `invoice`, `receipt`
  * or `vendor` (a snapshot taken when the event happened).
  */
 export type DomainEvent = {
@@ -268,7 +269,7 @@ export type DomainEvent = {
   tenantId: Scalars['UUID']['output'];
   /** When the change happened (UTC). */
   timestamp: Scalars['DateTime']['output'];
-  /** The kind: invoice.created, invoice.processed, invoice.failed, receipt.processed or vendor.created. */
+  /** The kind: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate or vendor.created. */
   type: Scalars['String']['output'];
   /** The vendor, for vendor.created; null otherwise. */
   vendor?: Maybe<Vendor>;
@@ -445,6 +446,14 @@ export type Invoice = Node & {
   currency?: Maybe<Scalars['String']['output']>;
   /** Payment due date (calendar day, YYYY-MM-DD). */
   dueDate?: Maybe<Scalars['Date']['output']>;
+  /**
+   * The id of the invoice this one repeats, when it was recorded as a duplicate: the same file (sha256) as an invoice
+   * the tenant already has, or the same vendor (normalized name), invoice number (letters and digits, any case) and
+   * total. A duplicate is not counted in the vendor's invoiceCount and totalSpent, spend reports or search, is left
+   * out of `invoices` unless filter.includeDuplicates, and ends with the event invoice.duplicate instead of
+   * invoice.processed. Null for an original (and for any upload sent with force: true).
+   */
+  duplicateOf?: Maybe<Scalars['UUID']['output']>;
   /** Why processing failed, when status is failed. */
   error?: Maybe<Scalars['String']['output']>;
   /** 0 to 100. */
@@ -527,6 +536,8 @@ export type InvoiceFilter = {
   dateFrom?: InputMaybe<Scalars['Date']['input']>;
   /** Invoice date on or before. */
   dateTo?: InputMaybe<Scalars['Date']['input']>;
+  /** Also list invoices recorded as duplicates (Invoice.duplicateOf); default false: originals only. */
+  includeDuplicates?: InputMaybe<Scalars['Boolean']['input']>;
   /** Only invoices in this state. */
   status?: InputMaybe<InvoiceStatus>;
   /** Only invoices assigned to this store (a store-scoped signed-in user always sees only their store). */
@@ -805,7 +816,9 @@ export type Mutation = {
   /**
    * Register an endpoint for events (scope webhooks:write; Extraction + Storage and Platform Embed tiers).
    * url: https:// to a public address. events: one or more of invoice.created, invoice.processed, invoice.failed,
-   * receipt.processed, vendor.created, each once. tenantId: only that tenant's events (default: every tenant).
+   * receipt.processed, vendor.created, each once; and, as an extension, invoice.duplicate and receipt.duplicate (an
+   * upload recorded as a duplicate ends with these instead of invoice.processed / receipt.processed, so they are
+   * delivered only to endpoints that ask for them). tenantId: only that tenant's events (default: every tenant).
    */
   registerWebhook: WebhookRegistration;
   /** Send a delivery again now; its retry schedule starts over (scope webhooks:write). */
@@ -834,11 +847,14 @@ export type Mutation = {
    * from it (see Invoice.source).
    * tenantId (a sub-tenant) needs the Platform Embed tier; storeId must be a store of that tenant. keepFile keeps the
    * file in the account's archive (default: kept on the Extraction + Storage and Platform Embed tiers).
+   * A file that repeats an invoice the tenant already has is recorded as its duplicate (Invoice.duplicateOf), unless
+   * force is true.
    */
   uploadInvoice: InvoiceUpload;
   /**
    * Upload a receipt (JPEG, PNG, WEBP or PDF, at most 25 MB) and extract it synchronously (scope receipts:write).
-   * useType defaults to business. keepFile: as for uploadInvoice.
+   * useType defaults to business. keepFile: as for uploadInvoice. The same file uploaded again is recorded as a
+   * duplicate of the first (Receipt.duplicateOf) unless force is true.
    */
   uploadReceipt: Receipt;
 };
@@ -1029,6 +1045,7 @@ export type MutationUpdateShiftArgs = {
 /** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type MutationUploadInvoiceArgs = {
   file: Scalars['Upload']['input'];
+  force?: InputMaybe<Scalars['Boolean']['input']>;
   keepFile?: InputMaybe<Scalars['Boolean']['input']>;
   storeId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
@@ -1038,6 +1055,7 @@ export type MutationUploadInvoiceArgs = {
 /** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type MutationUploadReceiptArgs = {
   file: Scalars['Upload']['input'];
+  force?: InputMaybe<Scalars['Boolean']['input']>;
   keepFile?: InputMaybe<Scalars['Boolean']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   useType?: InputMaybe<UseType>;
@@ -1348,6 +1366,12 @@ export type Receipt = Node & {
   createdAt: Scalars['DateTime']['output'];
   /** ISO 4217 currency code of the amounts (e.g. USD); null when not read. */
   currency?: Maybe<Scalars['String']['output']>;
+  /**
+   * The id of the receipt this one repeats, when the same file (sha256) was already recorded for the tenant. A
+   * duplicate is left out of search and of `receipts` unless filter.includeDuplicates, and its event is
+   * receipt.duplicate instead of receipt.processed. Null for an original (and for any upload sent with force: true).
+   */
+  duplicateOf?: Maybe<Scalars['UUID']['output']>;
   /** 0 to 100. */
   extractionConfidence?: Maybe<Scalars['Float']['output']>;
   /** Per-field confidence of the extraction. */
@@ -1421,6 +1445,8 @@ export type ReceiptFilter = {
   dateFrom?: InputMaybe<Scalars['Date']['input']>;
   /** Receipt date on or before. */
   dateTo?: InputMaybe<Scalars['Date']['input']>;
+  /** Also list receipts recorded as duplicates (Receipt.duplicateOf); default false: originals only. */
+  includeDuplicates?: InputMaybe<Scalars['Boolean']['input']>;
   /** Case-insensitive substring of the merchant name. */
   merchantName?: InputMaybe<Scalars['String']['input']>;
   /** Only this tenant of the partner (default: all of the partner's tenants). */
@@ -1633,9 +1659,9 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** Every kind, or those named in types (scope invoices:read). */
   events: DomainEvent;
-  /** Invoice events (created, processed, failed) of the partner's tenants, or of one (scope invoices:read). */
+  /** Invoice events (created, processed, failed, duplicate) of the partner's tenants, or of one (scope invoices:read). */
   invoiceEvents: DomainEvent;
-  /** receipt.processed events (scope receipts:write or invoices:read). */
+  /** receipt.processed and receipt.duplicate events (scope receipts:write or invoices:read). */
   receiptEvents: DomainEvent;
   /** The server clock, every `everyMs` milliseconds (250 to 60000): a heartbeat to check a live connection. */
   serverTime: Scalars['DateTime']['output'];
@@ -2013,7 +2039,7 @@ export type Viewer = {
   tier: Tier;
 };
 
-/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, receipt.processed, vendor.created. */
+/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created. */
 export type Webhook = Node & {
   __typename?: 'Webhook';
   /** When it was registered (UTC). */
@@ -2035,7 +2061,7 @@ export type Webhook = Node & {
 };
 
 
-/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, receipt.processed, vendor.created. */
+/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created. */
 export type WebhookDeliveriesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -2545,6 +2571,7 @@ export type InvoiceResolvers<ContextType = RequestContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   dueDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   extractionConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fieldConfidences?: Resolver<ResolversTypes['InvoiceFieldConfidences'], ParentType, ContextType>;
@@ -2721,8 +2748,8 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   updateEmployee?: Resolver<ResolversTypes['Employee'], ParentType, ContextType, RequireFields<MutationUpdateEmployeeArgs, 'id' | 'input'>>;
   updateInventoryItem?: Resolver<ResolversTypes['InventoryItem'], ParentType, ContextType, RequireFields<MutationUpdateInventoryItemArgs, 'id' | 'input'>>;
   updateShift?: Resolver<ResolversTypes['Shift'], ParentType, ContextType, RequireFields<MutationUpdateShiftArgs, 'id' | 'input'>>;
-  uploadInvoice?: Resolver<ResolversTypes['InvoiceUpload'], ParentType, ContextType, RequireFields<MutationUploadInvoiceArgs, 'file'>>;
-  uploadReceipt?: Resolver<ResolversTypes['Receipt'], ParentType, ContextType, RequireFields<MutationUploadReceiptArgs, 'file' | 'useType'>>;
+  uploadInvoice?: Resolver<ResolversTypes['InvoiceUpload'], ParentType, ContextType, RequireFields<MutationUploadInvoiceArgs, 'file' | 'force'>>;
+  uploadReceipt?: Resolver<ResolversTypes['Receipt'], ParentType, ContextType, RequireFields<MutationUploadReceiptArgs, 'file' | 'force' | 'useType'>>;
 };
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
@@ -2786,6 +2813,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
 export type ReceiptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Receipt'] = ResolversParentTypes['Receipt']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
   extractionConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fieldConfidences?: Resolver<ResolversTypes['ReceiptFieldConfidences'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;

@@ -27,7 +27,7 @@ export const invoiceResolvers = {
   Mutation: {
     uploadInvoice: async (
       _: unknown,
-      args: { file: UploadedFile; tenantId?: string | null; storeId?: string | null; keepFile?: boolean | null },
+      args: { file: UploadedFile; tenantId?: string | null; storeId?: string | null; keepFile?: boolean | null; force?: boolean | null },
       ctx: RequestContext,
     ) => {
       // Acting for a sub-tenant is Platform Embed only.
@@ -58,5 +58,6 @@ export const invoiceResolvers = {
       Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])) as Record<(typeof CONFIDENCE_FIELDS)[number], number>,
     notes: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceNotes.load(invoice.id),
     source: (invoice: Invoice) => invoice.source ?? null,
+    duplicateOf: (invoice: Invoice) => invoice.duplicateOf ?? null,
   },
 } satisfies Resolvers;

@@ -27,7 +27,7 @@ export const receiptResolvers = {
   Mutation: {
     uploadReceipt: async (
       _: unknown,
-      args: { file: UploadedFile; useType?: UseType | null; tenantId?: string | null; keepFile?: boolean | null },
+      args: { file: UploadedFile; useType?: UseType | null; tenantId?: string | null; keepFile?: boolean | null; force?: boolean | null },
       ctx: RequestContext,
     ) => {
       requireAccess(ctx.principal, { scope: 'receipts:write', ...(args.tenantId != null ? { tiers: ['embed'] as const } : {}) });
@@ -43,5 +43,7 @@ export const receiptResolvers = {
     fieldConfidences: (receipt: Receipt) =>
       Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(receipt.fieldConfidences?.[f] ?? 0)])) as Record<(typeof CONFIDENCE_FIELDS)[number], number>,
     notes: (receipt: Receipt, _: unknown, ctx: RequestContext) => loaders(ctx).receiptNotes.load(receipt.id),
+    // Snapshots in events recorded before duplicates were kept lack it.
+    duplicateOf: (receipt: Receipt) => receipt.duplicateOf ?? null,
   },
 } satisfies Resolvers;
