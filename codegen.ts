@@ -10,6 +10,8 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         enumsAsTypes: true,
+        // The SDL is a federation subgraph: @key types get a typed __resolveReference (src/platform/graphql/federation.ts).
+        federation: true,
         contextType: '../context.ts#RequestContext',
         // GraphQL object types → the domain types the services return (field resolvers fill in the rest).
         mappers: {

@@ -38,6 +38,7 @@ export type Scalars = {
   UUID: { input: string; output: string; }
   /** A file: send the operation as multipart/form-data (GraphQL multipart request spec) with the header Apollo-Require-Preflight: true. */
   Upload: { input: UploadedFile; output: never; }
+  _FieldSet: { input: unknown; output: unknown; }
 };
 
 /** What the adapter extracts the source document as. */
@@ -2149,6 +2150,17 @@ export type WebhookSecretRotation = {
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
 
+export type ReferenceResolver<TResult, TReference, TContext> = (
+      reference: TReference,
+      context: TContext,
+      info: GraphQLResolveInfo
+    ) => Promise<TResult> | TResult;
+
+      type ScalarCheck<T, S> = S extends true ? T : NullableCheck<T, S>;
+      type NullableCheck<T, S> = Maybe<T> extends T ? Maybe<ListCheck<NonNullable<T>, S>> : ListCheck<T, S>;
+      type ListCheck<T, S> = T extends (infer U)[] ? NullableCheck<U, S>[] : GraphQLRecursivePick<T, S>;
+      export type GraphQLRecursivePick<T, S> = { [K in keyof T & keyof S]: ScalarCheck<T[K], S[K]> };
+    
 
 export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
   resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
@@ -2212,7 +2224,41 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
   info: GraphQLResolveInfo
 ) => TResult | Promise<TResult>;
 
+/** Mapping of federation types */
+export type FederationTypes = {
+  Employee: Employee;
+  InventoryItem: InventoryItem;
+  Invoice: Invoice;
+  Receipt: Receipt;
+  Store: Store;
+  Tenant: Tenant;
+  Vendor: Vendor;
+};
 
+/** Mapping of federation reference types */
+export type FederationReferenceTypes = {
+  Employee:
+    ( { __typename: 'Employee' }
+    & GraphQLRecursivePick<FederationTypes['Employee'], {"id":true}> );
+  InventoryItem:
+    ( { __typename: 'InventoryItem' }
+    & GraphQLRecursivePick<FederationTypes['InventoryItem'], {"id":true}> );
+  Invoice:
+    ( { __typename: 'Invoice' }
+    & GraphQLRecursivePick<FederationTypes['Invoice'], {"id":true}> );
+  Receipt:
+    ( { __typename: 'Receipt' }
+    & GraphQLRecursivePick<FederationTypes['Receipt'], {"id":true}> );
+  Store:
+    ( { __typename: 'Store' }
+    & GraphQLRecursivePick<FederationTypes['Store'], {"id":true}> );
+  Tenant:
+    ( { __typename: 'Tenant' }
+    & GraphQLRecursivePick<FederationTypes['Tenant'], {"id":true}> );
+  Vendor:
+    ( { __typename: 'Vendor' }
+    & GraphQLRecursivePick<FederationTypes['Vendor'], {"id":true}> );
+};
 
 
 /** Mapping of interface types */
@@ -2245,12 +2291,15 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 export type ResolversTypes = {
   AdapterDocumentType: AdapterDocumentType;
   AdapterExtractInput: AdapterExtractInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
   AdapterExtractResult: ResolverTypeWrapper<AdapterExtractResult>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Branding: ResolverTypeWrapper<Branding>;
   BrandingInput: BrandingInput;
   CategorySpend: ResolverTypeWrapper<CategorySpend>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ChannelUsage: ResolverTypeWrapper<ChannelUsage>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   CostCategory: CostCategory;
   CreateEmployeeInput: CreateEmployeeInput;
   CreateInventoryItemInput: CreateInventoryItemInput;
@@ -2268,8 +2317,6 @@ export type ResolversTypes = {
   EmbedSessionInput: EmbedSessionInput;
   Employee: ResolverTypeWrapper<EmployeeModel>;
   ErrorCode: ErrorCode;
-  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   InventoryCount: ResolverTypeWrapper<InventoryCountModel>;
   InventoryItem: ResolverTypeWrapper<InventoryItemModel>;
   InventorySummary: ResolverTypeWrapper<InventorySummary>;
@@ -2319,7 +2366,6 @@ export type ResolversTypes = {
   SpendReport: ResolverTypeWrapper<SpendReport>;
   SsoProvider: SsoProvider;
   Store: ResolverTypeWrapper<StoreRowModel>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tenant: ResolverTypeWrapper<TenantRowModel>;
   TenantConnection: ResolverTypeWrapper<Omit<TenantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['TenantEdge']>, nodes: Array<ResolversTypes['Tenant']> }>;
@@ -2357,12 +2403,15 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AdapterExtractInput: AdapterExtractInput;
+  String: Scalars['String']['output'];
   AdapterExtractResult: AdapterExtractResult;
   Boolean: Scalars['Boolean']['output'];
   Branding: Branding;
   BrandingInput: BrandingInput;
   CategorySpend: CategorySpend;
+  Float: Scalars['Float']['output'];
   ChannelUsage: ChannelUsage;
+  Int: Scalars['Int']['output'];
   CreateEmployeeInput: CreateEmployeeInput;
   CreateInventoryItemInput: CreateInventoryItemInput;
   CreateScheduleInput: CreateScheduleInput;
@@ -2377,8 +2426,6 @@ export type ResolversParentTypes = {
   EmbedSession: EmbedSession;
   EmbedSessionInput: EmbedSessionInput;
   Employee: EmployeeModel;
-  Float: Scalars['Float']['output'];
-  Int: Scalars['Int']['output'];
   InventoryCount: InventoryCountModel;
   InventoryItem: InventoryItemModel;
   InventorySummary: InventorySummary;
@@ -2421,7 +2468,6 @@ export type ResolversParentTypes = {
   ShiftInput: ShiftInput;
   SpendReport: SpendReport;
   Store: StoreRowModel;
-  String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Tenant: TenantRowModel;
   TenantConnection: Omit<TenantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['TenantEdge']>, nodes: Array<ResolversParentTypes['Tenant']> };
@@ -2515,7 +2561,8 @@ export type EmbedSessionResolvers<ContextType = RequestContext, ParentType exten
   embedUrl?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
 };
 
-export type EmployeeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Employee'] = ResolversParentTypes['Employee']> = {
+export type EmployeeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Employee'] = ResolversParentTypes['Employee'], FederationReferenceType extends FederationReferenceTypes['Employee'] = FederationReferenceTypes['Employee']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Employee']> | FederationReferenceType, FederationReferenceType, ContextType>;
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
@@ -2544,7 +2591,8 @@ export type InventoryCountResolvers<ContextType = RequestContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type InventoryItemResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryItem'] = ResolversParentTypes['InventoryItem']> = {
+export type InventoryItemResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryItem'] = ResolversParentTypes['InventoryItem'], FederationReferenceType extends FederationReferenceTypes['InventoryItem'] = FederationReferenceTypes['InventoryItem']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['InventoryItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   category?: Resolver<ResolversTypes['CostCategory'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2566,7 +2614,8 @@ export type InventorySummaryResolvers<ContextType = RequestContext, ParentType e
   totalInventoryValue?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
-export type InvoiceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invoice'] = ResolversParentTypes['Invoice']> = {
+export type InvoiceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invoice'] = ResolversParentTypes['Invoice'], FederationReferenceType extends FederationReferenceTypes['Invoice'] = FederationReferenceTypes['Invoice']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Invoice']> | FederationReferenceType, FederationReferenceType, ContextType>;
   costCategories?: Resolver<Array<ResolversTypes['CostCategory']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2810,7 +2859,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
 };
 
-export type ReceiptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Receipt'] = ResolversParentTypes['Receipt']> = {
+export type ReceiptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Receipt'] = ResolversParentTypes['Receipt'], FederationReferenceType extends FederationReferenceTypes['Receipt'] = FederationReferenceTypes['Receipt']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Receipt']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
@@ -2911,7 +2961,8 @@ export type SpendReportResolvers<ContextType = RequestContext, ParentType extend
   total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
-export type StoreResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Store'] = ResolversParentTypes['Store']> = {
+export type StoreResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Store'] = ResolversParentTypes['Store'], FederationReferenceType extends FederationReferenceTypes['Store'] = FederationReferenceTypes['Store']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Store']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   externalStoreId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2929,7 +2980,8 @@ export type SubscriptionResolvers<ContextType = RequestContext, ParentType exten
   vendorEvents?: SubscriptionResolver<ResolversTypes['DomainEvent'], "vendorEvents", ParentType, ContextType, Partial<SubscriptionVendorEventsArgs>>;
 };
 
-export type TenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
+export type TenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant'], FederationReferenceType extends FederationReferenceTypes['Tenant'] = FederationReferenceTypes['Tenant']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Tenant']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -3023,7 +3075,8 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type VendorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Vendor'] = ResolversParentTypes['Vendor']> = {
+export type VendorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Vendor'] = ResolversParentTypes['Vendor'], FederationReferenceType extends FederationReferenceTypes['Vendor'] = FederationReferenceTypes['Vendor']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Vendor']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

@@ -11,11 +11,16 @@ import type { Resolvers } from '../../app/generated/resolvers.ts';
 const READ_RECEIPTS = { scope: ['receipts:write', 'invoices:read'] } as const;
 const CONFIDENCE_FIELDS = ['merchantName', 'receiptDate', 'total'] as const;
 
+/** A receipt of the caller's tenants, or null. */
+function visibleReceipt(id: string, ctx: RequestContext): Promise<Receipt | null> {
+  requireAccess(ctx.principal, READ_RECEIPTS);
+  return loaders(ctx).receipt.load(id);
+}
+
 export const receiptResolvers = {
   Query: {
     receipt: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
-      requireAccess(ctx.principal, READ_RECEIPTS);
-      const receipt = await loaders(ctx).receipt.load(args.id);
+      const receipt = await visibleReceipt(args.id, ctx);
       if (!receipt) throw new NotFound('receipt');
       return receipt;
     },
@@ -38,6 +43,8 @@ export const receiptResolvers = {
     },
   },
   Receipt: {
+    // Federation: Query._entities, batched by the receipt loader; another partner's is null.
+    __resolveReference: (ref: { id: string }, ctx: RequestContext) => visibleReceipt(ref.id, ctx),
     lineItems: (receipt: Receipt & { lineItems?: LineItem[] }, _: unknown, ctx: RequestContext) =>
       receipt.lineItems ?? loaders(ctx).receiptLineItems.load(receipt.id),
     fieldConfidences: (receipt: Receipt) =>
