@@ -69,6 +69,28 @@ const config: CodegenConfig = {
         },
       },
     },
+    // examples/graphql-client: the typed client a partner generates with the client preset (its operations are the
+    // graphql(`…`) calls in the example's files); documents as typed strings, sent with fetch.
+    'examples/graphql-client/generated/': {
+      documents: ['examples/graphql-client/*.ts'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        documentMode: 'string',
+        importExtension: '.ts',
+        useTypeImports: true,
+        enumsAsTypes: true,
+        scalars: {
+          UUID: 'string',
+          Date: 'string',
+          DateTime: 'string',
+          URL: 'string',
+          EmailAddress: 'string',
+          JSONObject: 'Record<string, unknown>',
+          Upload: { input: 'Blob', output: 'never' },
+        },
+      },
+    },
   },
 };
 export default config;
