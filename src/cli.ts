@@ -8,7 +8,8 @@ import { type Config, loadConfig } from './platform/config.ts';
 import { AppError } from './platform/errors.ts';
 import { buildWordVectorCache } from './platform/embeddings/word-vector-cache.build.ts';
 
-// Admin CLI: `npm run admin -- <command> [--flag value ...]`, one JSON line on stdout. `npm run seed -- --demo`
+// Admin CLI: `npm run --silent admin -- <command> [--flag value ...]`, one JSON line on stdout (--silent keeps npm's
+// `> script` header off stdout). `npm run seed -- --demo`
 // is the `seed` command (`--demo` is a bare flag).
 // With the embedded database it never opens a data directory another process holds: while a server owns
 // it, the command goes through that server's loopback admin endpoint.

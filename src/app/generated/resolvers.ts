@@ -38,6 +38,7 @@ export type Scalars = {
   UUID: { input: string; output: string; }
   /** A file: send the operation as multipart/form-data (GraphQL multipart request spec) with the header Apollo-Require-Preflight: true. */
   Upload: { input: UploadedFile; output: never; }
+  _FieldSet: { input: unknown; output: unknown; }
 };
 
 /** What the adapter extracts the source document as. */
@@ -251,7 +252,8 @@ export type CreateTenantPayload = {
 
 /**
  * A domain event, as written with the change it reports. Kinds: invoice.created, invoice.processed, invoice.failed,
- * receipt.processed, vendor.created. The resource is in `data` (the REST shape) and, typed, in `invoice`, `receipt`
+ * invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created (a duplicate upload ends with
+ * invoice.duplicate / receipt.duplicate instead of the processed event). The resource is in `data` (the REST shape) and, typed, in `invoice`, `receipt`
  * or `vendor` (a snapshot taken when the event happened).
  */
 export type DomainEvent = {
@@ -268,7 +270,7 @@ export type DomainEvent = {
   tenantId: Scalars['UUID']['output'];
   /** When the change happened (UTC). */
   timestamp: Scalars['DateTime']['output'];
-  /** The kind: invoice.created, invoice.processed, invoice.failed, receipt.processed or vendor.created. */
+  /** The kind: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate or vendor.created. */
   type: Scalars['String']['output'];
   /** The vendor, for vendor.created; null otherwise. */
   vendor?: Maybe<Vendor>;
@@ -445,6 +447,14 @@ export type Invoice = Node & {
   currency?: Maybe<Scalars['String']['output']>;
   /** Payment due date (calendar day, YYYY-MM-DD). */
   dueDate?: Maybe<Scalars['Date']['output']>;
+  /**
+   * The id of the invoice this one repeats, when it was recorded as a duplicate: the same file (sha256) as an invoice
+   * the tenant already has, or the same vendor (normalized name), invoice number (letters and digits, any case) and
+   * total. A duplicate is not counted in the vendor's invoiceCount and totalSpent, spend reports or search, is left
+   * out of `invoices` unless filter.includeDuplicates, and ends with the event invoice.duplicate instead of
+   * invoice.processed. Null for an original (and for any upload sent with force: true).
+   */
+  duplicateOf?: Maybe<Scalars['UUID']['output']>;
   /** Why processing failed, when status is failed. */
   error?: Maybe<Scalars['String']['output']>;
   /** 0 to 100. */
@@ -527,6 +537,8 @@ export type InvoiceFilter = {
   dateFrom?: InputMaybe<Scalars['Date']['input']>;
   /** Invoice date on or before. */
   dateTo?: InputMaybe<Scalars['Date']['input']>;
+  /** Also list invoices recorded as duplicates (Invoice.duplicateOf); default false: originals only. */
+  includeDuplicates?: InputMaybe<Scalars['Boolean']['input']>;
   /** Only invoices in this state. */
   status?: InputMaybe<InvoiceStatus>;
   /** Only invoices assigned to this store (a store-scoped signed-in user always sees only their store). */
@@ -805,7 +817,9 @@ export type Mutation = {
   /**
    * Register an endpoint for events (scope webhooks:write; Extraction + Storage and Platform Embed tiers).
    * url: https:// to a public address. events: one or more of invoice.created, invoice.processed, invoice.failed,
-   * receipt.processed, vendor.created, each once. tenantId: only that tenant's events (default: every tenant).
+   * receipt.processed, vendor.created, each once; and, as an extension, invoice.duplicate and receipt.duplicate (an
+   * upload recorded as a duplicate ends with these instead of invoice.processed / receipt.processed, so they are
+   * delivered only to endpoints that ask for them). tenantId: only that tenant's events (default: every tenant).
    */
   registerWebhook: WebhookRegistration;
   /** Send a delivery again now; its retry schedule starts over (scope webhooks:write). */
@@ -834,11 +848,14 @@ export type Mutation = {
    * from it (see Invoice.source).
    * tenantId (a sub-tenant) needs the Platform Embed tier; storeId must be a store of that tenant. keepFile keeps the
    * file in the account's archive (default: kept on the Extraction + Storage and Platform Embed tiers).
+   * A file that repeats an invoice the tenant already has is recorded as its duplicate (Invoice.duplicateOf), unless
+   * force is true.
    */
   uploadInvoice: InvoiceUpload;
   /**
    * Upload a receipt (JPEG, PNG, WEBP or PDF, at most 25 MB) and extract it synchronously (scope receipts:write).
-   * useType defaults to business. keepFile: as for uploadInvoice.
+   * useType defaults to business. keepFile: as for uploadInvoice. The same file uploaded again is recorded as a
+   * duplicate of the first (Receipt.duplicateOf) unless force is true.
    */
   uploadReceipt: Receipt;
 };
@@ -1029,6 +1046,7 @@ export type MutationUpdateShiftArgs = {
 /** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type MutationUploadInvoiceArgs = {
   file: Scalars['Upload']['input'];
+  force?: InputMaybe<Scalars['Boolean']['input']>;
   keepFile?: InputMaybe<Scalars['Boolean']['input']>;
   storeId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
@@ -1038,6 +1056,7 @@ export type MutationUploadInvoiceArgs = {
 /** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type MutationUploadReceiptArgs = {
   file: Scalars['Upload']['input'];
+  force?: InputMaybe<Scalars['Boolean']['input']>;
   keepFile?: InputMaybe<Scalars['Boolean']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   useType?: InputMaybe<UseType>;
@@ -1348,6 +1367,12 @@ export type Receipt = Node & {
   createdAt: Scalars['DateTime']['output'];
   /** ISO 4217 currency code of the amounts (e.g. USD); null when not read. */
   currency?: Maybe<Scalars['String']['output']>;
+  /**
+   * The id of the receipt this one repeats, when the same file (sha256) was already recorded for the tenant. A
+   * duplicate is left out of search and of `receipts` unless filter.includeDuplicates, and its event is
+   * receipt.duplicate instead of receipt.processed. Null for an original (and for any upload sent with force: true).
+   */
+  duplicateOf?: Maybe<Scalars['UUID']['output']>;
   /** 0 to 100. */
   extractionConfidence?: Maybe<Scalars['Float']['output']>;
   /** Per-field confidence of the extraction. */
@@ -1421,6 +1446,8 @@ export type ReceiptFilter = {
   dateFrom?: InputMaybe<Scalars['Date']['input']>;
   /** Receipt date on or before. */
   dateTo?: InputMaybe<Scalars['Date']['input']>;
+  /** Also list receipts recorded as duplicates (Receipt.duplicateOf); default false: originals only. */
+  includeDuplicates?: InputMaybe<Scalars['Boolean']['input']>;
   /** Case-insensitive substring of the merchant name. */
   merchantName?: InputMaybe<Scalars['String']['input']>;
   /** Only this tenant of the partner (default: all of the partner's tenants). */
@@ -1633,9 +1660,9 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** Every kind, or those named in types (scope invoices:read). */
   events: DomainEvent;
-  /** Invoice events (created, processed, failed) of the partner's tenants, or of one (scope invoices:read). */
+  /** Invoice events (created, processed, failed, duplicate) of the partner's tenants, or of one (scope invoices:read). */
   invoiceEvents: DomainEvent;
-  /** receipt.processed events (scope receipts:write or invoices:read). */
+  /** receipt.processed and receipt.duplicate events (scope receipts:write or invoices:read). */
   receiptEvents: DomainEvent;
   /** The server clock, every `everyMs` milliseconds (250 to 60000): a heartbeat to check a live connection. */
   serverTime: Scalars['DateTime']['output'];
@@ -2013,7 +2040,7 @@ export type Viewer = {
   tier: Tier;
 };
 
-/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, receipt.processed, vendor.created. */
+/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created. */
 export type Webhook = Node & {
   __typename?: 'Webhook';
   /** When it was registered (UTC). */
@@ -2035,7 +2062,7 @@ export type Webhook = Node & {
 };
 
 
-/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, receipt.processed, vendor.created. */
+/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created. */
 export type WebhookDeliveriesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -2123,6 +2150,17 @@ export type WebhookSecretRotation = {
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
 
+export type ReferenceResolver<TResult, TReference, TContext> = (
+      reference: TReference,
+      context: TContext,
+      info: GraphQLResolveInfo
+    ) => Promise<TResult> | TResult;
+
+      type ScalarCheck<T, S> = S extends true ? T : NullableCheck<T, S>;
+      type NullableCheck<T, S> = Maybe<T> extends T ? Maybe<ListCheck<NonNullable<T>, S>> : ListCheck<T, S>;
+      type ListCheck<T, S> = T extends (infer U)[] ? NullableCheck<U, S>[] : GraphQLRecursivePick<T, S>;
+      export type GraphQLRecursivePick<T, S> = { [K in keyof T & keyof S]: ScalarCheck<T[K], S[K]> };
+    
 
 export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
   resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
@@ -2186,7 +2224,41 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
   info: GraphQLResolveInfo
 ) => TResult | Promise<TResult>;
 
+/** Mapping of federation types */
+export type FederationTypes = {
+  Employee: Employee;
+  InventoryItem: InventoryItem;
+  Invoice: Invoice;
+  Receipt: Receipt;
+  Store: Store;
+  Tenant: Tenant;
+  Vendor: Vendor;
+};
 
+/** Mapping of federation reference types */
+export type FederationReferenceTypes = {
+  Employee:
+    ( { __typename: 'Employee' }
+    & GraphQLRecursivePick<FederationTypes['Employee'], {"id":true}> );
+  InventoryItem:
+    ( { __typename: 'InventoryItem' }
+    & GraphQLRecursivePick<FederationTypes['InventoryItem'], {"id":true}> );
+  Invoice:
+    ( { __typename: 'Invoice' }
+    & GraphQLRecursivePick<FederationTypes['Invoice'], {"id":true}> );
+  Receipt:
+    ( { __typename: 'Receipt' }
+    & GraphQLRecursivePick<FederationTypes['Receipt'], {"id":true}> );
+  Store:
+    ( { __typename: 'Store' }
+    & GraphQLRecursivePick<FederationTypes['Store'], {"id":true}> );
+  Tenant:
+    ( { __typename: 'Tenant' }
+    & GraphQLRecursivePick<FederationTypes['Tenant'], {"id":true}> );
+  Vendor:
+    ( { __typename: 'Vendor' }
+    & GraphQLRecursivePick<FederationTypes['Vendor'], {"id":true}> );
+};
 
 
 /** Mapping of interface types */
@@ -2219,12 +2291,15 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 export type ResolversTypes = {
   AdapterDocumentType: AdapterDocumentType;
   AdapterExtractInput: AdapterExtractInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
   AdapterExtractResult: ResolverTypeWrapper<AdapterExtractResult>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Branding: ResolverTypeWrapper<Branding>;
   BrandingInput: BrandingInput;
   CategorySpend: ResolverTypeWrapper<CategorySpend>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ChannelUsage: ResolverTypeWrapper<ChannelUsage>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   CostCategory: CostCategory;
   CreateEmployeeInput: CreateEmployeeInput;
   CreateInventoryItemInput: CreateInventoryItemInput;
@@ -2242,8 +2317,6 @@ export type ResolversTypes = {
   EmbedSessionInput: EmbedSessionInput;
   Employee: ResolverTypeWrapper<EmployeeModel>;
   ErrorCode: ErrorCode;
-  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   InventoryCount: ResolverTypeWrapper<InventoryCountModel>;
   InventoryItem: ResolverTypeWrapper<InventoryItemModel>;
   InventorySummary: ResolverTypeWrapper<InventorySummary>;
@@ -2293,7 +2366,6 @@ export type ResolversTypes = {
   SpendReport: ResolverTypeWrapper<SpendReport>;
   SsoProvider: SsoProvider;
   Store: ResolverTypeWrapper<StoreRowModel>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tenant: ResolverTypeWrapper<TenantRowModel>;
   TenantConnection: ResolverTypeWrapper<Omit<TenantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['TenantEdge']>, nodes: Array<ResolversTypes['Tenant']> }>;
@@ -2331,12 +2403,15 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AdapterExtractInput: AdapterExtractInput;
+  String: Scalars['String']['output'];
   AdapterExtractResult: AdapterExtractResult;
   Boolean: Scalars['Boolean']['output'];
   Branding: Branding;
   BrandingInput: BrandingInput;
   CategorySpend: CategorySpend;
+  Float: Scalars['Float']['output'];
   ChannelUsage: ChannelUsage;
+  Int: Scalars['Int']['output'];
   CreateEmployeeInput: CreateEmployeeInput;
   CreateInventoryItemInput: CreateInventoryItemInput;
   CreateScheduleInput: CreateScheduleInput;
@@ -2351,8 +2426,6 @@ export type ResolversParentTypes = {
   EmbedSession: EmbedSession;
   EmbedSessionInput: EmbedSessionInput;
   Employee: EmployeeModel;
-  Float: Scalars['Float']['output'];
-  Int: Scalars['Int']['output'];
   InventoryCount: InventoryCountModel;
   InventoryItem: InventoryItemModel;
   InventorySummary: InventorySummary;
@@ -2395,7 +2468,6 @@ export type ResolversParentTypes = {
   ShiftInput: ShiftInput;
   SpendReport: SpendReport;
   Store: StoreRowModel;
-  String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Tenant: TenantRowModel;
   TenantConnection: Omit<TenantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['TenantEdge']>, nodes: Array<ResolversParentTypes['Tenant']> };
@@ -2489,7 +2561,8 @@ export type EmbedSessionResolvers<ContextType = RequestContext, ParentType exten
   embedUrl?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
 };
 
-export type EmployeeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Employee'] = ResolversParentTypes['Employee']> = {
+export type EmployeeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Employee'] = ResolversParentTypes['Employee'], FederationReferenceType extends FederationReferenceTypes['Employee'] = FederationReferenceTypes['Employee']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Employee']> | FederationReferenceType, FederationReferenceType, ContextType>;
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
@@ -2518,7 +2591,8 @@ export type InventoryCountResolvers<ContextType = RequestContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type InventoryItemResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryItem'] = ResolversParentTypes['InventoryItem']> = {
+export type InventoryItemResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryItem'] = ResolversParentTypes['InventoryItem'], FederationReferenceType extends FederationReferenceTypes['InventoryItem'] = FederationReferenceTypes['InventoryItem']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['InventoryItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   category?: Resolver<ResolversTypes['CostCategory'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2540,11 +2614,13 @@ export type InventorySummaryResolvers<ContextType = RequestContext, ParentType e
   totalInventoryValue?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
-export type InvoiceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invoice'] = ResolversParentTypes['Invoice']> = {
+export type InvoiceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invoice'] = ResolversParentTypes['Invoice'], FederationReferenceType extends FederationReferenceTypes['Invoice'] = FederationReferenceTypes['Invoice']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Invoice']> | FederationReferenceType, FederationReferenceType, ContextType>;
   costCategories?: Resolver<Array<ResolversTypes['CostCategory']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   dueDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   extractionConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fieldConfidences?: Resolver<ResolversTypes['InvoiceFieldConfidences'], ParentType, ContextType>;
@@ -2721,8 +2797,8 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   updateEmployee?: Resolver<ResolversTypes['Employee'], ParentType, ContextType, RequireFields<MutationUpdateEmployeeArgs, 'id' | 'input'>>;
   updateInventoryItem?: Resolver<ResolversTypes['InventoryItem'], ParentType, ContextType, RequireFields<MutationUpdateInventoryItemArgs, 'id' | 'input'>>;
   updateShift?: Resolver<ResolversTypes['Shift'], ParentType, ContextType, RequireFields<MutationUpdateShiftArgs, 'id' | 'input'>>;
-  uploadInvoice?: Resolver<ResolversTypes['InvoiceUpload'], ParentType, ContextType, RequireFields<MutationUploadInvoiceArgs, 'file'>>;
-  uploadReceipt?: Resolver<ResolversTypes['Receipt'], ParentType, ContextType, RequireFields<MutationUploadReceiptArgs, 'file' | 'useType'>>;
+  uploadInvoice?: Resolver<ResolversTypes['InvoiceUpload'], ParentType, ContextType, RequireFields<MutationUploadInvoiceArgs, 'file' | 'force'>>;
+  uploadReceipt?: Resolver<ResolversTypes['Receipt'], ParentType, ContextType, RequireFields<MutationUploadReceiptArgs, 'file' | 'force' | 'useType'>>;
 };
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
@@ -2783,9 +2859,11 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
 };
 
-export type ReceiptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Receipt'] = ResolversParentTypes['Receipt']> = {
+export type ReceiptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Receipt'] = ResolversParentTypes['Receipt'], FederationReferenceType extends FederationReferenceTypes['Receipt'] = FederationReferenceTypes['Receipt']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Receipt']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
   extractionConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fieldConfidences?: Resolver<ResolversTypes['ReceiptFieldConfidences'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2883,7 +2961,8 @@ export type SpendReportResolvers<ContextType = RequestContext, ParentType extend
   total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
-export type StoreResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Store'] = ResolversParentTypes['Store']> = {
+export type StoreResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Store'] = ResolversParentTypes['Store'], FederationReferenceType extends FederationReferenceTypes['Store'] = FederationReferenceTypes['Store']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Store']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   externalStoreId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2901,7 +2980,8 @@ export type SubscriptionResolvers<ContextType = RequestContext, ParentType exten
   vendorEvents?: SubscriptionResolver<ResolversTypes['DomainEvent'], "vendorEvents", ParentType, ContextType, Partial<SubscriptionVendorEventsArgs>>;
 };
 
-export type TenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
+export type TenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant'], FederationReferenceType extends FederationReferenceTypes['Tenant'] = FederationReferenceTypes['Tenant']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Tenant']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2995,7 +3075,8 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type VendorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Vendor'] = ResolversParentTypes['Vendor']> = {
+export type VendorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Vendor'] = ResolversParentTypes['Vendor'], FederationReferenceType extends FederationReferenceTypes['Vendor'] = FederationReferenceTypes['Vendor']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Vendor']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

@@ -11,6 +11,15 @@ export async function insertDocument(db: Kysely<DB>, tenantId: string, doc: Omit
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Takes the tenant's row lock that orders duplicate checks (issue 18): within one recording transaction, the check
+ * for an earlier copy and the write of the new record happen before any other upload of the tenant can check.
+ * `for no key update` leaves inserts referencing the tenant (their foreign-key checks) free to proceed.
+ */
+export async function lockTenantDocuments(db: Kysely<DB>, tenantId: string): Promise<void> {
+  await db.selectFrom('tenants').select('id').where('id', '=', tenantId).forNoKeyUpdate().executeTakeFirst();
+}
+
 /** What reading found out about a stored document: how many pages it has, and what was left unread. */
 export async function setDocumentReading(db: Kysely<DB>, tenantId: string, documentId: string, reading: { pageCount: number; notes: string[] }): Promise<void> {
   await db.updateTable('documents').set(reading).where('tenantId', '=', tenantId).where('id', '=', documentId).execute();

@@ -10,12 +10,18 @@ type InvoiceParent = Invoice & { lineItems?: LineItem[] };
 
 const CONFIDENCE_FIELDS = ['vendorName', 'invoiceNumber', 'invoiceDate', 'dueDate', 'total'] as const;
 
+/** An invoice of the caller's tenants (and store, for a store-scoped user), or null (scope invoices:read). */
+async function visibleInvoice(id: string, ctx: RequestContext): Promise<Invoice | null> {
+  requireAccess(ctx.principal, { scope: 'invoices:read' });
+  const invoice = await loaders(ctx).invoice.load(id);
+  return invoice && visibleStore(ctx.principal, invoice.storeId) ? invoice : null;
+}
+
 export const invoiceResolvers = {
   Query: {
     invoice: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
-      requireAccess(ctx.principal, { scope: 'invoices:read' });
-      const invoice = await loaders(ctx).invoice.load(args.id);
-      if (!invoice || !visibleStore(ctx.principal, invoice.storeId)) throw new NotFound('invoice');
+      const invoice = await visibleInvoice(args.id, ctx);
+      if (!invoice) throw new NotFound('invoice');
       return invoice;
     },
     invoices: (_: unknown, args: InvoiceListArgs, ctx: RequestContext) => {
@@ -27,7 +33,7 @@ export const invoiceResolvers = {
   Mutation: {
     uploadInvoice: async (
       _: unknown,
-      args: { file: UploadedFile; tenantId?: string | null; storeId?: string | null; keepFile?: boolean | null },
+      args: { file: UploadedFile; tenantId?: string | null; storeId?: string | null; keepFile?: boolean | null; force?: boolean | null },
       ctx: RequestContext,
     ) => {
       // Acting for a sub-tenant is Platform Embed only.
@@ -45,6 +51,8 @@ export const invoiceResolvers = {
   // GraphQL names cannot hold a hyphen: the enum value e_invoice stands for the stored (and REST) 'e-invoice'.
   InvoiceSource: { e_invoice: 'e-invoice', text: 'text', ocr: 'ocr' },
   Invoice: {
+    // Federation: Query._entities, batched by the invoice loader; another partner's is null.
+    __resolveReference: (ref: { id: string }, ctx: RequestContext) => visibleInvoice(ref.id, ctx),
     // An event's snapshot carries its lines; a stored invoice's are loaded (batched).
     lineItems: (invoice: InvoiceParent, _: unknown, ctx: RequestContext) => invoice.lineItems ?? loaders(ctx).invoiceLineItems.load(invoice.id),
     costCategories: async (invoice: InvoiceParent, _: unknown, ctx: RequestContext) => {
@@ -58,5 +66,6 @@ export const invoiceResolvers = {
       Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])) as Record<(typeof CONFIDENCE_FIELDS)[number], number>,
     notes: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceNotes.load(invoice.id),
     source: (invoice: Invoice) => invoice.source ?? null,
+    duplicateOf: (invoice: Invoice) => invoice.duplicateOf ?? null,
   },
 } satisfies Resolvers;

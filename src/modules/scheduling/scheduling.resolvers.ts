@@ -1,4 +1,4 @@
-import { type AccessRule, scopedStore, visibleStore } from '../../platform/auth/access.ts';
+import { type AccessRule, requireAccess, scopedStore, visibleStore } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { InvalidInput, NotFound } from '../../platform/errors.ts';
 import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
@@ -90,6 +90,15 @@ export const schedulingResolvers = {
     hours: (shift: Shift) => round2(shiftHours(shift)),
   },
   TimeOffRequest: { employee: employeeOf },
+  Employee: {
+    // Federation: Query._entities, batched by the employee loader (scope scheduling:read; a store-scoped user sees
+    // their store's; another partner's is null).
+    __resolveReference: async (ref: { id: string }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, READ);
+      const employee = await loaders(ctx).employee.load(ref.id);
+      return employee && visibleStore(ctx.principal, employee.storeId) ? employee : null;
+    },
+  },
   TimePunch: {
     hours: (p: TimePunch) => (p.clockOut ? round2((p.clockOut.getTime() - p.clockIn.getTime()) / 3_600_000) : null),
   },

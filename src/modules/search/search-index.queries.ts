@@ -127,8 +127,8 @@ export async function deleteStaleSearchDocuments(db: Kysely<DB>, embedderId: str
 /** How many entities a full reindex covers. */
 export async function countIndexable(db: Kysely<DB>): Promise<number> {
   const r = await sql<{ n: string }>`
-    select (select count(*) from invoices where status = 'processed')
-         + (select count(*) from receipts where status = 'processed')
+    select (select count(*) from invoices where status = 'processed' and duplicate_of is null)
+         + (select count(*) from receipts where status = 'processed' and duplicate_of is null)
          + (select count(*) from vendors) as n`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
 }

@@ -87,9 +87,9 @@ export function createSearchService(
     /** Indexes ready-made documents in one embed + upsert (eval/search loads synthetic distractors with it). */
     indexDocuments: (docs: readonly SearchDocument[]) => index([...docs]),
 
-    /** Indexes processed invoices and (again, with their new counts) the vendors they belong to. */
+    /** Indexes processed invoices (not duplicates: their original is indexed) and, with their new counts, their vendors. */
     async indexUploadedInvoices(invoices: ReadonlyArray<Invoice & { lineItems?: readonly LineItem[] }>): Promise<void> {
-      const processed = invoices.filter((i) => i.status === 'processed');
+      const processed = invoices.filter((i) => i.status === 'processed' && !i.duplicateOf);
       const vendorIds = [...new Set(processed.map((i) => i.vendorId).filter((v): v is string => v !== null))];
       const vendors = vendorIds.length ? await deps.vendors.byIds([...new Set(processed.map((i) => i.tenantId))], vendorIds) : [];
       await index([

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/types.ts';
 
-/** Processed invoices of one tenant (optionally one store) dated in [startDate, endDate]. */
+/** Processed invoices of one tenant (optionally one store) dated in [startDate, endDate]; duplicates never count. */
 export interface SpendRange {
   tenantId: string;
   storeId: string | null;
@@ -17,6 +17,7 @@ function processedInvoices(db: Kysely<DB>, r: SpendRange) {
     .selectFrom('invoices as i')
     .where('i.tenantId', '=', r.tenantId)
     .where('i.status', '=', 'processed')
+    .where('i.duplicateOf', 'is', null)
     .where(spendDay, '>=', r.startDate)
     .where(spendDay, '<=', r.endDate);
   if (r.storeId) q = q.where('i.storeId', '=', r.storeId);

@@ -137,10 +137,12 @@ export interface Invoices {
   currency: string | null;
   documentId: string;
   dueDate: string | null;
+  duplicateOf: string | null;
   error: string | null;
   extractionAttempts: Generated<number>;
   extractionConfidence: Numeric | null;
   fieldConfidences: JsonColumn;
+  forced: Generated<boolean>;
   id: Generated<string>;
   invoiceDate: string | null;
   invoiceNumber: string | null;
@@ -221,6 +223,7 @@ export interface Receipts {
   createdAt: Generated<Timestamp>;
   currency: string | null;
   documentId: string;
+  duplicateOf: string | null;
   error: string | null;
   extractionConfidence: Numeric | null;
   fieldConfidences: JsonColumn;

@@ -89,6 +89,10 @@
     if (none) none.remove();
   }
 
+  function remove(id) {
+    for (var i = 0; i < body.rows.length; i++) if (body.rows[i].dataset.invoiceId === id) return body.rows[i].remove();
+  }
+
   // The spend section is rendered on the server (same figures and chart as on load); swapped in after a
   // processed invoice, at most every 300 ms. It is our own escaped HTML from this origin.
   var spend = document.getElementById('spend');
@@ -167,8 +171,11 @@
     { query: EVENTS },
     {
       next: function (message) {
-        var inv = message.data && message.data.invoiceEvents && message.data.invoiceEvents.invoice;
+        var event = message.data && message.data.invoiceEvents;
+        var inv = event && event.invoice;
         if (!inv) return;
+        // A duplicate upload is not one of the recent invoices (the list leaves it out): drop its row.
+        if (event.type === 'invoice.duplicate') return remove(inv.id);
         inScope(inv.id).then(function (ok) {
           if (!ok) return;
           upsert(inv, true);
