@@ -574,6 +574,25 @@ export type KindUsage = {
   pages: Scalars['Int']['output'];
 };
 
+/** One local day of the report (every day of the range, also days with nothing in them). */
+export type LaborDay = LaborFigures & {
+  __typename?: 'LaborDay';
+  /** From time punches. */
+  actualHours: Scalars['Float']['output'];
+  /** The day (each store's local day; a shift or punch counts on the day it starts). */
+  date: Scalars['Date']['output'];
+  /** Actual hours × hourly rate, overtime at 1.5 times (decimal amount). */
+  laborCost: Scalars['Float']['output'];
+  /** Point-of-sale net sales of the day (decimal amount). */
+  netSales: Scalars['Float']['output'];
+  /** Hours past 40 in the week that fell on this day. */
+  overtimeHours: Scalars['Float']['output'];
+  /** From shifts of published and archived schedules, less breaks. */
+  scheduledHours: Scalars['Float']['output'];
+  /** actualHours − scheduledHours. */
+  varianceHours: Scalars['Float']['output'];
+};
+
 /** One employee's figures over the report range. */
 export type LaborEmployee = LaborFigures & {
   __typename?: 'LaborEmployee';
@@ -622,6 +641,8 @@ export type LaborFigures = {
 /** Scheduled hours paired with time punches and point-of-sale revenue. Days are local to each store's time zone; a shift or punch counts on the day it starts. */
 export type LaborReport = {
   __typename?: 'LaborReport';
+  /** Every day of the range, in order. */
+  daily: Array<LaborDay>;
   /** Per employee, by name. */
   employees: Array<LaborEmployee>;
   /** Totals of the range. */
@@ -635,6 +656,8 @@ export type LaborSummary = LaborFigures & {
   __typename?: 'LaborSummary';
   /** From time punches. */
   actualHours: Scalars['Float']['output'];
+  /** The instant the figures were compared up to (laborReport's asOf, at most now); null: whole shifts and closed punches. */
+  asOf?: Maybe<Scalars['DateTime']['output']>;
   /** Employees with a shift or punch in the range. */
   employeeCount: Scalars['Int']['output'];
   /** Last day of the range (inclusive). */
@@ -1120,6 +1143,138 @@ export type PosSalesImport = {
   totalNetSales: Scalars['Float']['output'];
 };
 
+/**
+ * A restaurant P&L over a span: net sales from the point of sale, cost of goods by category from invoice line items (by
+ * invoice date), labor from time punches (overtime included), prime cost, and each as a percentage of net sales.
+ * Amounts are decimal numbers rounded to the cent once, where they arise (a line item, a day's sales, a punch's pay);
+ * every total is the exact sum of those, so weeks, stores and categories add up to the totals. Percentages are
+ * rounded to 2 decimals.
+ */
+export type ProfitAndLoss = {
+  __typename?: 'ProfitAndLoss';
+  /** Per store (the one asked for, or every store with figures in the span), biggest net sales first. */
+  byStore: Array<ProfitAndLossStore>;
+  /** Food, beverage (non-alcoholic, beer, wine, liquor) and retail merchandise on invoices dated in the span. */
+  costOfGoods: Scalars['Float']['output'];
+  /** The cost-of-goods categories with an amount, biggest first. */
+  costOfGoodsByCategory: Array<ProfitAndLossCategory>;
+  /** costOfGoods as a percentage of netSales (null: no sales). */
+  costOfGoodsPercent?: Maybe<Scalars['Float']['output']>;
+  /** Last day of the span (inclusive). */
+  endDate: Scalars['Date']['output'];
+  /** Processed invoices dated in the span. */
+  invoiceCount: Scalars['Int']['output'];
+  /** Punched hours at the hourly rate, overtime at 1.5 times, paid to the cent per punch. */
+  laborCost: Scalars['Float']['output'];
+  /** Punched hours. */
+  laborHours: Scalars['Float']['output'];
+  /** laborCost as a percentage of netSales (null: no sales). */
+  laborPercent?: Maybe<Scalars['Float']['output']>;
+  /** Point-of-sale net sales (decimal amount). */
+  netSales: Scalars['Float']['output'];
+  /**
+   * netSales − primeCost − otherExpenses. Costs that never arrive as an invoice or a punch (rent paid by transfer,
+   * payroll taxes and benefits, card fees) are not in it.
+   */
+  operatingProfit: Scalars['Float']['output'];
+  /** operatingProfit as a percentage of netSales (null: no sales). */
+  operatingProfitPercent?: Maybe<Scalars['Float']['output']>;
+  /** Every other cost category on invoices dated in the span (supplies, paper, repairs, utilities, rent, …). */
+  otherExpenses: Scalars['Float']['output'];
+  /** The other categories with an amount, biggest first. */
+  otherExpensesByCategory: Array<ProfitAndLossCategory>;
+  /** otherExpenses as a percentage of netSales (null: no sales). */
+  otherExpensesPercent?: Maybe<Scalars['Float']['output']>;
+  /** The overtime hours' share of laborCost. */
+  overtimeCost: Scalars['Float']['output'];
+  /** Hours past 40 in an employee's Sunday–Saturday week. */
+  overtimeHours: Scalars['Float']['output'];
+  /** The span asked for. */
+  period: ProfitAndLossPeriod;
+  /** costOfGoods + laborCost: the figure restaurants steer by. */
+  primeCost: Scalars['Float']['output'];
+  /** primeCost as a percentage of netSales (null: no sales). */
+  primeCostPercent?: Maybe<Scalars['Float']['output']>;
+  /** First day of the span (inclusive). */
+  startDate: Scalars['Date']['output'];
+  /** null: every store of the tenant (and invoices not assigned to a store). */
+  storeId?: Maybe<Scalars['UUID']['output']>;
+  /** Sunday to Saturday; the weeks at the span's edges are partial. */
+  weekly: Array<ProfitAndLossWeek>;
+};
+
+/** One cost category's amount and its share of net sales. */
+export type ProfitAndLossCategory = {
+  __typename?: 'ProfitAndLossCategory';
+  /** Sum of the line items' totals before tax (decimal amount, not cents). */
+  amount: Scalars['Float']['output'];
+  /** The cost category of the invoice line items. */
+  category: CostCategory;
+  /** amount as a percentage of net sales (null: no sales). */
+  percentOfSales?: Maybe<Scalars['Float']['output']>;
+};
+
+/** The span a profit and loss covers. Days are calendar days; today is the UTC day. */
+export type ProfitAndLossPeriod =
+  /** startDate through endDate (both required, at most 366 days). */
+  | 'custom'
+  /** The first of this month through today. */
+  | 'this_month'
+  /** Sunday of this week through today. */
+  | 'this_week';
+
+/** Sales, cost of goods, labor and prime cost of one store over the span. */
+export type ProfitAndLossStore = {
+  __typename?: 'ProfitAndLossStore';
+  /** Cost of goods on the store's invoices. */
+  costOfGoods: Scalars['Float']['output'];
+  /** costOfGoods as a percentage of netSales (null: no sales). */
+  costOfGoodsPercent?: Maybe<Scalars['Float']['output']>;
+  /** Labor punched at the store. */
+  laborCost: Scalars['Float']['output'];
+  /** laborCost as a percentage of netSales (null: no sales). */
+  laborPercent?: Maybe<Scalars['Float']['output']>;
+  /** Point-of-sale net sales (decimal amount). */
+  netSales: Scalars['Float']['output'];
+  /** costOfGoods + laborCost. */
+  primeCost: Scalars['Float']['output'];
+  /** primeCost as a percentage of netSales (null: no sales). */
+  primeCostPercent?: Maybe<Scalars['Float']['output']>;
+  /** The store's record (null with storeId). */
+  store?: Maybe<Store>;
+  /** The store; null: invoices not assigned to a store (they have costs but no sales or labor). */
+  storeId?: Maybe<Scalars['UUID']['output']>;
+};
+
+/** Sales, cost of goods, labor and prime cost of one Sunday–Saturday week of the span. */
+export type ProfitAndLossWeek = {
+  __typename?: 'ProfitAndLossWeek';
+  /** Cost of goods: food, beverage (non-alcoholic, beer, wine, liquor) and retail merchandise on invoices dated in the week. */
+  costOfGoods: Scalars['Float']['output'];
+  /** costOfGoods as a percentage of netSales (null: no sales). */
+  costOfGoodsPercent?: Maybe<Scalars['Float']['output']>;
+  /** Last day of the week inside the span. */
+  endDate: Scalars['Date']['output'];
+  /** Punched hours at the hourly rate, overtime at 1.5 times, paid to the cent per punch. */
+  laborCost: Scalars['Float']['output'];
+  /** laborCost as a percentage of netSales (null: no sales). */
+  laborPercent?: Maybe<Scalars['Float']['output']>;
+  /** Point-of-sale net sales (decimal amount). */
+  netSales: Scalars['Float']['output'];
+  /** True when the span cuts the week. */
+  partial: Scalars['Boolean']['output'];
+  /** costOfGoods + laborCost. */
+  primeCost: Scalars['Float']['output'];
+  /** primeCost as a percentage of netSales (null: no sales). */
+  primeCostPercent?: Maybe<Scalars['Float']['output']>;
+  /** First day of the week inside the span. */
+  startDate: Scalars['Date']['output'];
+  /** The week's Saturday. */
+  weekEnd: Scalars['Date']['output'];
+  /** The week's Sunday. */
+  weekStart: Scalars['Date']['output'];
+};
+
 /** Read operations. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type Query = {
   __typename?: 'Query';
@@ -1141,6 +1296,8 @@ export type Query = {
   laborReport: LaborReport;
   /** The legacy plan's usage of the current month (FORBIDDEN without a legacy plan). */
   legacyUsage: LegacyUsage;
+  /** Scopes invoices:read and scheduling:read. A store-scoped signed-in user gets their store's. */
+  profitAndLoss: ProfitAndLoss;
   /** One receipt of the caller's tenants (scope receipts:write or invoices:read); NOT_FOUND otherwise. */
   receipt: Receipt;
   /** The caller's receipts, newest first (scope receipts:write or invoices:read). first: 1 to 100. */
@@ -1229,7 +1386,18 @@ export type QueryInvoicesArgs = {
 
 /** Read operations. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type QueryLaborReportArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   endDate?: InputMaybe<Scalars['Date']['input']>;
+  startDate?: InputMaybe<Scalars['Date']['input']>;
+  storeId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
+export type QueryProfitAndLossArgs = {
+  endDate?: InputMaybe<Scalars['Date']['input']>;
+  period?: InputMaybe<ProfitAndLossPeriod>;
   startDate?: InputMaybe<Scalars['Date']['input']>;
   storeId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
@@ -2192,6 +2360,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
   LaborFigures:
+    | ( LaborDay )
     | ( LaborEmployee )
     | ( LaborSummary )
     | ( LaborWeek )
@@ -2257,6 +2426,7 @@ export type ResolversTypes = {
   InvoiceUpload: ResolverTypeWrapper<Omit<InvoiceUpload, 'invoice' | 'invoices' | 'splitInvoices'> & { invoice: ResolversTypes['Invoice'], invoices: Array<ResolversTypes['Invoice']>, splitInvoices: Array<ResolversTypes['Invoice']> }>;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   KindUsage: ResolverTypeWrapper<KindUsage>;
+  LaborDay: ResolverTypeWrapper<LaborDay>;
   LaborEmployee: ResolverTypeWrapper<LaborEmployee>;
   LaborFigures: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['LaborFigures']>;
   LaborReport: ResolverTypeWrapper<LaborReport>;
@@ -2275,6 +2445,11 @@ export type ResolversTypes = {
   PaymentMethod: ResolverTypeWrapper<PaymentMethod>;
   PaymentMethodType: PaymentMethodType;
   PosSalesImport: ResolverTypeWrapper<PosSalesImport>;
+  ProfitAndLoss: ResolverTypeWrapper<Omit<ProfitAndLoss, 'byStore'> & { byStore: Array<ResolversTypes['ProfitAndLossStore']> }>;
+  ProfitAndLossCategory: ResolverTypeWrapper<ProfitAndLossCategory>;
+  ProfitAndLossPeriod: ProfitAndLossPeriod;
+  ProfitAndLossStore: ResolverTypeWrapper<Omit<ProfitAndLossStore, 'store'> & { store?: Maybe<ResolversTypes['Store']> }>;
+  ProfitAndLossWeek: ResolverTypeWrapper<ProfitAndLossWeek>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Receipt: ResolverTypeWrapper<ReceiptModel>;
   ReceiptConnection: ResolverTypeWrapper<Omit<ReceiptConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['ReceiptEdge']>, nodes: Array<ResolversTypes['Receipt']> }>;
@@ -2364,6 +2539,7 @@ export type ResolversParentTypes = {
   InvoiceUpload: Omit<InvoiceUpload, 'invoice' | 'invoices' | 'splitInvoices'> & { invoice: ResolversParentTypes['Invoice'], invoices: Array<ResolversParentTypes['Invoice']>, splitInvoices: Array<ResolversParentTypes['Invoice']> };
   JSONObject: Scalars['JSONObject']['output'];
   KindUsage: KindUsage;
+  LaborDay: LaborDay;
   LaborEmployee: LaborEmployee;
   LaborFigures: ResolversInterfaceTypes<ResolversParentTypes>['LaborFigures'];
   LaborReport: LaborReport;
@@ -2380,6 +2556,10 @@ export type ResolversParentTypes = {
   PageInfo: PageInfo;
   PaymentMethod: PaymentMethod;
   PosSalesImport: PosSalesImport;
+  ProfitAndLoss: Omit<ProfitAndLoss, 'byStore'> & { byStore: Array<ResolversParentTypes['ProfitAndLossStore']> };
+  ProfitAndLossCategory: ProfitAndLossCategory;
+  ProfitAndLossStore: Omit<ProfitAndLossStore, 'store'> & { store?: Maybe<ResolversParentTypes['Store']> };
+  ProfitAndLossWeek: ProfitAndLossWeek;
   Query: Record<PropertyKey, never>;
   Receipt: ReceiptModel;
   ReceiptConnection: Omit<ReceiptConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ReceiptEdge']>, nodes: Array<ResolversParentTypes['Receipt']> };
@@ -2603,6 +2783,17 @@ export type KindUsageResolvers<ContextType = RequestContext, ParentType extends 
   pages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type LaborDayResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborDay'] = ResolversParentTypes['LaborDay']> = {
+  actualHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  netSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  overtimeHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  scheduledHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  varianceHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type LaborEmployeeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborEmployee'] = ResolversParentTypes['LaborEmployee']> = {
   actualHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   employeeId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2621,10 +2812,11 @@ export type LaborEmployeeResolvers<ContextType = RequestContext, ParentType exte
 };
 
 export type LaborFiguresResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborFigures'] = ResolversParentTypes['LaborFigures']> = {
-  __resolveType: TypeResolveFn<'LaborEmployee' | 'LaborSummary' | 'LaborWeek', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'LaborDay' | 'LaborEmployee' | 'LaborSummary' | 'LaborWeek', ParentType, ContextType>;
 };
 
 export type LaborReportResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborReport'] = ResolversParentTypes['LaborReport']> = {
+  daily?: Resolver<Array<ResolversTypes['LaborDay']>, ParentType, ContextType>;
   employees?: Resolver<Array<ResolversTypes['LaborEmployee']>, ParentType, ContextType>;
   summary?: Resolver<ResolversTypes['LaborSummary'], ParentType, ContextType>;
   weekly?: Resolver<Array<ResolversTypes['LaborWeek']>, ParentType, ContextType>;
@@ -2632,6 +2824,7 @@ export type LaborReportResolvers<ContextType = RequestContext, ParentType extend
 
 export type LaborSummaryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborSummary'] = ResolversParentTypes['LaborSummary']> = {
   actualHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  asOf?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   employeeCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   endDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
   laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
@@ -2753,6 +2946,65 @@ export type PosSalesImportResolvers<ContextType = RequestContext, ParentType ext
   totalNetSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
+export type ProfitAndLossResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProfitAndLoss'] = ResolversParentTypes['ProfitAndLoss']> = {
+  byStore?: Resolver<Array<ResolversTypes['ProfitAndLossStore']>, ParentType, ContextType>;
+  costOfGoods?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  costOfGoodsByCategory?: Resolver<Array<ResolversTypes['ProfitAndLossCategory']>, ParentType, ContextType>;
+  costOfGoodsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  endDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  laborHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  laborPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  netSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  operatingProfit?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  operatingProfitPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  otherExpenses?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  otherExpensesByCategory?: Resolver<Array<ResolversTypes['ProfitAndLossCategory']>, ParentType, ContextType>;
+  otherExpensesPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  overtimeCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  overtimeHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['ProfitAndLossPeriod'], ParentType, ContextType>;
+  primeCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  primeCostPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  startDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  storeId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  weekly?: Resolver<Array<ResolversTypes['ProfitAndLossWeek']>, ParentType, ContextType>;
+};
+
+export type ProfitAndLossCategoryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProfitAndLossCategory'] = ResolversParentTypes['ProfitAndLossCategory']> = {
+  amount?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  category?: Resolver<ResolversTypes['CostCategory'], ParentType, ContextType>;
+  percentOfSales?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type ProfitAndLossStoreResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProfitAndLossStore'] = ResolversParentTypes['ProfitAndLossStore']> = {
+  costOfGoods?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  costOfGoodsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  laborPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  netSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  primeCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  primeCostPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  store?: Resolver<Maybe<ResolversTypes['Store']>, ParentType, ContextType>;
+  storeId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+};
+
+export type ProfitAndLossWeekResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProfitAndLossWeek'] = ResolversParentTypes['ProfitAndLossWeek']> = {
+  costOfGoods?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  costOfGoodsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  endDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  laborPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  netSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  partial?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  primeCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  primeCostPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  startDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  weekEnd?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  weekStart?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   branding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType>;
   employees?: Resolver<Array<ResolversTypes['Employee']>, ParentType, ContextType, RequireFields<QueryEmployeesArgs, 'includeInactive'>>;
@@ -2763,6 +3015,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   invoices?: Resolver<ResolversTypes['InvoiceConnection'], ParentType, ContextType, RequireFields<QueryInvoicesArgs, 'first'>>;
   laborReport?: Resolver<ResolversTypes['LaborReport'], ParentType, ContextType, Partial<QueryLaborReportArgs>>;
   legacyUsage?: Resolver<ResolversTypes['LegacyUsage'], ParentType, ContextType>;
+  profitAndLoss?: Resolver<ResolversTypes['ProfitAndLoss'], ParentType, ContextType, Partial<QueryProfitAndLossArgs>>;
   receipt?: Resolver<ResolversTypes['Receipt'], ParentType, ContextType, RequireFields<QueryReceiptArgs, 'id'>>;
   receipts?: Resolver<ResolversTypes['ReceiptConnection'], ParentType, ContextType, RequireFields<QueryReceiptsArgs, 'first'>>;
   schedule?: Resolver<Maybe<ResolversTypes['Schedule']>, ParentType, ContextType, RequireFields<QueryScheduleArgs, 'id'>>;
@@ -3097,6 +3350,7 @@ export type Resolvers<ContextType = RequestContext> = {
   InvoiceUpload?: InvoiceUploadResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   KindUsage?: KindUsageResolvers<ContextType>;
+  LaborDay?: LaborDayResolvers<ContextType>;
   LaborEmployee?: LaborEmployeeResolvers<ContextType>;
   LaborFigures?: LaborFiguresResolvers<ContextType>;
   LaborReport?: LaborReportResolvers<ContextType>;
@@ -3112,6 +3366,10 @@ export type Resolvers<ContextType = RequestContext> = {
   PageInfo?: PageInfoResolvers<ContextType>;
   PaymentMethod?: PaymentMethodResolvers<ContextType>;
   PosSalesImport?: PosSalesImportResolvers<ContextType>;
+  ProfitAndLoss?: ProfitAndLossResolvers<ContextType>;
+  ProfitAndLossCategory?: ProfitAndLossCategoryResolvers<ContextType>;
+  ProfitAndLossStore?: ProfitAndLossStoreResolvers<ContextType>;
+  ProfitAndLossWeek?: ProfitAndLossWeekResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Receipt?: ReceiptResolvers<ContextType>;
   ReceiptConnection?: ReceiptConnectionResolvers<ContextType>;

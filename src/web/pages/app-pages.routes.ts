@@ -16,6 +16,7 @@ import { appPage, barePage, type Chrome } from './layout.ts';
 import { createPageGraphQL, PageError } from './page-graphql.ts';
 import type { PageHandler } from './page.ts';
 import { plPage } from './pl.page.ts';
+import { laborCsv, reportsPage, vendorsCsv } from './reports.page.ts';
 import { schedulingPage } from './scheduling.page.ts';
 import { searchPage } from './search.page.ts';
 
@@ -31,7 +32,9 @@ const PAGES: ReadonlyArray<readonly [string, PageHandler, string]> = [
   ['/app/scheduling', schedulingPage, 'scheduling'],
   ['/app/search', searchPage, 'search'],
   ['/app/pl', plPage, 'pl'],
-  ['/app/reports', plPage, 'pl'],
+  ['/app/reports', reportsPage, 'reports'],
+  ['/app/reports/labor.csv', laborCsv, 'reports'],
+  ['/app/reports/vendors.csv', vendorsCsv, 'reports'],
 ];
 
 const ERROR_TITLES = { 400: 'Check the address', 403: 'Not available', 404: 'Not found' } as const;
@@ -41,14 +44,19 @@ type StoreName = { name: string | null; externalStoreId: string };
 
 const STORE = `query PageStore($id: UUID!) { store(id: $id) { name externalStoreId } }`;
 
-/** The browser assets, read once: our stylesheet and script, and graphql-ws's browser build (no CDN). */
+/** The browser assets, read once: our stylesheet and scripts, graphql-ws's and Chart.js's browser builds (no CDN). */
 function loadAssets(): Map<string, { type: string; body: string }> {
   const own = (file: string) => readFileSync(new URL(`assets/${file}`, import.meta.url), 'utf8');
-  const graphqlWs = path.join(path.dirname(createRequire(import.meta.url).resolve('graphql-ws')), '..', 'umd', 'graphql-ws.min.js');
+  const require = createRequire(import.meta.url);
+  const graphqlWs = path.join(path.dirname(require.resolve('graphql-ws')), '..', 'umd', 'graphql-ws.min.js');
+  const chartJs = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
+  const js = (body: string) => ({ type: 'text/javascript; charset=utf-8', body });
   return new Map([
     ['app.css', { type: 'text/css; charset=utf-8', body: own('app.css') }],
-    ['dashboard.js', { type: 'text/javascript; charset=utf-8', body: own('dashboard.js') }],
-    ['graphql-ws.min.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(graphqlWs, 'utf8') }],
+    ['dashboard.js', js(own('dashboard.js'))],
+    ['charts.js', js(own('charts.js'))],
+    ['graphql-ws.min.js', js(readFileSync(graphqlWs, 'utf8'))],
+    ['chart.umd.min.js', js(readFileSync(chartJs, 'utf8'))],
   ]);
 }
 
@@ -113,6 +121,12 @@ export function mountAppPages(
         gql: run,
         now: now(),
       });
+      if (content.download) {
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${content.download.filename.replace(/[^\w.-]/g, '_')}"`)
+          .send(content.body);
+      }
       return reply.send(content.fragment ? content.body : appPage(chrome, { ...content, active }));
     } catch (err) {
       if (!(err instanceof PageError)) throw err;

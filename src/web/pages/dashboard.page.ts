@@ -1,5 +1,5 @@
 import { esc } from '../html.ts';
-import { barChart } from './chart.ts';
+import { CHART_SCRIPTS, chart } from './chart.ts';
 import { day, label, money } from './format.ts';
 import { empty, figures, table } from './layout.ts';
 import type { PageContext, PageHandler } from './page.ts';
@@ -46,20 +46,26 @@ function invoiceRow(r: Row): string {
 async function spendHtml(ctx: PageContext): Promise<string> {
   const { spendReport: s } = await ctx.gql<{ spendReport: Spend }>(SPEND, { storeId: ctx.storeId });
   const categories = s.byCategory.map((c) => ({ label: label(c.category), value: c.total }));
-  const chart = categories.length
-    ? barChart('Spend this month by cost category', categories, (v) => money(v)) +
+  const spendChart = categories.length
+    ? chart({
+        title: 'Spend this month by cost category',
+        labels: categories.map((c) => c.label),
+        series: [{ label: 'Spend', values: categories.map((c) => c.value) }],
+        format: 'money',
+        horizontal: true,
+      }) +
       table(
         ['Cost category', 'Spend'],
         categories.map((c) => [esc(c.label), `<span class="num">${esc(money(c.value))}</span>`]),
         ' class="compact"',
       )
-    : empty('No spend recorded this month.');
+    : empty('No spend this month yet: upload your vendor invoices on the Invoices page and their line items show here by cost category.');
   return `<h2>Spend this month</h2><p class="note">${esc(`${day(s.startDate)} – ${day(s.endDate)}`)} · per cost category: line items before tax</p>
 ${figures([
   ['Spend', esc(money(s.total))],
   ['Invoices', esc(String(s.invoiceCount))],
 ])}
-${chart}`;
+${spendChart}`;
 }
 
 /** Recent invoices (kept live over graphql-ws by assets/dashboard.js) and this month's spend per category. */
@@ -73,9 +79,9 @@ export const dashboardPage: PageHandler = async (ctx) => {
 <table id="recent" data-store-id="${esc(ctx.storeId ?? '')}" data-limit="${RECENT_LIMIT}">
 <thead><tr><th scope="col">Vendor</th><th scope="col">Number</th><th scope="col">Date</th><th scope="col">Total</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
-${rows.length ? '' : '<p class="empty" id="recent-empty">No invoices yet: they appear here as soon as they are processed.</p>'}</section>
+${rows.length ? '' : '<p class="empty" id="recent-empty">No invoices yet. <a href="/app/invoices">Upload one on the Invoices page</a> (drop a PDF or a photo): it appears here as soon as it is read.</p>'}</section>
 <section id="spend">${await spendHtml(ctx)}</section>`,
-    scripts: ['/app/assets/graphql-ws.min.js', '/app/assets/dashboard.js'],
+    scripts: ['/app/assets/graphql-ws.min.js', '/app/assets/dashboard.js', ...CHART_SCRIPTS],
   };
 };
 

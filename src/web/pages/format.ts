@@ -1,8 +1,10 @@
-// Formatting for the tenant pages (assets/dashboard.js formats live rows the same way).
+// Formatting for the tenant pages (assets/dashboard.js and charts.js format the same way). Figures arrive rounded
+// by the API (money to the cent, hours and percentages to 2 decimals) and are printed with every decimal they have:
+// a page never rounds a second time, so a figure reads the same on every page, in its chart and in a CSV.
 
 const DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
 const NUMBER = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const HOURS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const HOURS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /** 'YYYY-MM-DD' → 'Nov 5, 2026'; '—' when missing. */
 export function day(value: string | null | undefined): string {

@@ -19,6 +19,7 @@ const NAV = [
   ['scheduling', 'Scheduling'],
   ['search', 'Search'],
   ['pl', 'P&L'],
+  ['reports', 'Reports'],
 ] as const;
 
 /** White or near-black text, whichever reads better on the brand colour. */
@@ -62,10 +63,10 @@ export function barePage(title: string, body: string, nonce: string): string {
 <body><main class="bare"><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
-/** A table; `cells` are already-escaped HTML. */
-export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, attrs = ''): string {
+/** A table; `cells` are already-escaped HTML; `rowClasses` marks rows (e.g. overtime) by index. */
+export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, attrs = '', rowClasses: ReadonlyArray<string | null> = []): string {
   const th = headers.map((h) => `<th scope="col">${esc(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  const body = rows.map((r, i) => `<tr${rowClasses[i] ? ` class="${esc(rowClasses[i])}"` : ''}>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
   return `<table${attrs}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 

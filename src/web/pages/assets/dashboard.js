@@ -103,7 +103,9 @@
         })
         .then(
           function (html) {
-            if (html !== null) spend.innerHTML = html;
+            if (html === null) return;
+            spend.innerHTML = html;
+            spend.dispatchEvent(new Event('charts:draw', { bubbles: true }));
           },
           function () {},
         );
