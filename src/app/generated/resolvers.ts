@@ -250,6 +250,28 @@ export type CreateTenantPayload = {
 };
 
 /**
+ * The original file an invoice was read from, through a link that works for 5 minutes: a link issued to a signed-in user
+ * opens only in that user's session; one issued to an API key opens for whoever holds it until it expires.
+ */
+export type DocumentFile = {
+  __typename?: 'DocumentFile';
+  /** When the link stops working. */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The name the file was uploaded with, when one was sent. */
+  fileName?: Maybe<Scalars['String']['output']>;
+  /** pdf, jpeg, png, webp or xml (an e-invoice sent as data). */
+  fileType: Scalars['String']['output'];
+  /** The file's media type. */
+  mimeType: Scalars['String']['output'];
+  /** Pages (PDF); 1 for an image; 0 for XML; null before it was read. */
+  pageCount?: Maybe<Scalars['Int']['output']>;
+  /** The file's size in bytes. */
+  sizeBytes: Scalars['Int']['output'];
+  /** An absolute URL on this server (PUBLIC_URL), signed; fetch it before expiresAt. */
+  url: Scalars['String']['output'];
+};
+
+/**
  * A domain event, as written with the change it reports. Kinds: invoice.created, invoice.processed, invoice.failed,
  * receipt.processed, vendor.created. The resource is in `data` (the REST shape) and, typed, in `invoice`, `receipt`
  * or `vendor` (a snapshot taken when the event happened).
@@ -360,6 +382,19 @@ export type ErrorCode =
   /** A service the request depends on failed, e.g. a source URL that cannot be fetched (502). */
   | 'UPSTREAM';
 
+/** How often extraction needed a person's correction on a vendor's invoices. */
+export type ExtractionAccuracy = {
+  __typename?: 'ExtractionAccuracy';
+  /** Share of the correctable fields (7 per invoice) that needed no correction, 0–100 to 2 decimals; null: no invoices. */
+  accuracyPercent?: Maybe<Scalars['Float']['output']>;
+  /** Distinct (invoice, field) pairs corrected. */
+  correctedFields: Scalars['Int']['output'];
+  /** Of them, invoices with at least one corrected field. */
+  correctedInvoices: Scalars['Int']['output'];
+  /** The vendor's processed invoices. */
+  invoiceCount: Scalars['Int']['output'];
+};
+
 /** One count of an item at a store. */
 export type InventoryCount = Node & {
   __typename?: 'InventoryCount';
@@ -437,6 +472,8 @@ export type InventorySummary = {
 /** An extracted invoice (REST: ExtractedInvoice). Amounts are decimal numbers in `currency` (not cents); a field extraction could not read is null. */
 export type Invoice = Node & {
   __typename?: 'Invoice';
+  /** Fields a person corrected, oldest first. */
+  corrections: Array<InvoiceCorrection>;
   /** The distinct cost categories of the line items. */
   costCategories: Array<CostCategory>;
   /** When the invoice record was created (upload time, UTC). */
@@ -466,6 +503,8 @@ export type Invoice = Node & {
    * read and there is nothing to say.
    */
   notes: Array<Scalars['String']['output']>;
+  /** The original file (PDF page or image) through a short-lived link; null when the file was not kept. */
+  original?: Maybe<DocumentFile>;
   /** Where the values came from; null while processing, when failed, and for invoices recorded before it was kept. */
   source?: Maybe<InvoiceSource>;
   /** Processing state. */
@@ -495,6 +534,56 @@ export type InvoiceConnection = {
   nodes: Array<Invoice>;
   /** Whether more invoices follow, and the cursor to fetch them. */
   pageInfo: PageInfo;
+};
+
+/** One field a person corrected: what extraction (or an earlier correction) said, what it says now, who and when. */
+export type InvoiceCorrection = {
+  __typename?: 'InvoiceCorrection';
+  /** When (UTC). */
+  correctedAt: Scalars['DateTime']['output'];
+  /** Who: a signed-in user as "Name <email>", or the API key's prefix. */
+  correctedBy: Scalars['String']['output'];
+  /** The corrected field. */
+  field: InvoiceCorrectionField;
+  /** The value before (as text; amounts as decimal numbers); null: it was empty. */
+  previousValue?: Maybe<Scalars['String']['output']>;
+  /** The value after (as text); null: cleared (the document does not state it). */
+  value?: Maybe<Scalars['String']['output']>;
+};
+
+/** The invoice fields a person may correct. */
+export type InvoiceCorrectionField =
+  /** Invoice.dueDate. */
+  | 'dueDate'
+  /** Invoice.invoiceDate. */
+  | 'invoiceDate'
+  /** Invoice.invoiceNumber. */
+  | 'invoiceNumber'
+  /** Invoice.subtotal. */
+  | 'subtotal'
+  /** Invoice.tax. */
+  | 'tax'
+  /** Invoice.total. */
+  | 'total'
+  /** Invoice.vendorName (the invoice moves to the vendor of the new name). */
+  | 'vendorName';
+
+/** Corrections of an invoice's fields; a field left out stays as it is, null clears it (the document does not state it). */
+export type InvoiceCorrectionInput = {
+  /** The due date. */
+  dueDate?: InputMaybe<Scalars['Date']['input']>;
+  /** The invoice date. */
+  invoiceDate?: InputMaybe<Scalars['Date']['input']>;
+  /** The invoice number (1–100 characters). */
+  invoiceNumber?: InputMaybe<Scalars['String']['input']>;
+  /** Total before tax, at most 2 decimals. */
+  subtotal?: InputMaybe<Scalars['Float']['input']>;
+  /** Tax, at most 2 decimals. */
+  tax?: InputMaybe<Scalars['Float']['input']>;
+  /** Total including tax, at most 2 decimals. */
+  total?: InputMaybe<Scalars['Float']['input']>;
+  /** The vendor's name as printed (1–200 characters). */
+  vendorName?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** One invoice of a page, with its cursor. */
@@ -794,6 +883,12 @@ export type Mutation = {
   archiveSchedule: Schedule;
   /** Scope scheduling:write. Closes the employee's open punch (at: default now). */
   clockOut: TimePunch;
+  /**
+   * Corrects fields of a processed invoice (scope invoices:write): each change is recorded with who and when
+   * (Invoice.corrections), its field confidence becomes 100, and it counts in the vendor's extractionAccuracy. A
+   * store-scoped signed-in user corrects only their store's invoices. Not processed: CONFLICT.
+   */
+  correctInvoice: Invoice;
   /** Provisions or reuses the user and returns a one-time sign-in URL (scope tenants:write, Platform Embed tier). */
   createEmbedSession: EmbedSession;
   /** Scope scheduling:write. */
@@ -890,6 +985,13 @@ export type MutationArchiveScheduleArgs = {
 export type MutationClockOutArgs = {
   at?: InputMaybe<Scalars['DateTime']['input']>;
   employeeId: Scalars['UUID']['input'];
+};
+
+
+/** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
+export type MutationCorrectInvoiceArgs = {
+  id: Scalars['UUID']['input'];
+  input: InvoiceCorrectionInput;
 };
 
 
@@ -2128,6 +2230,8 @@ export type Vendor = Node & {
   __typename?: 'Vendor';
   /** When the vendor record was created (its first invoice, UTC). */
   createdAt: Scalars['DateTime']['output'];
+  /** How often a person had to correct extracted fields of this vendor's invoices. */
+  extractionAccuracy: ExtractionAccuracy;
   /** The vendor's id. */
   id: Scalars['UUID']['output'];
   /** Number of invoices attributed to this vendor. */
@@ -2404,6 +2508,7 @@ export type ResolversTypes = {
   CreateTenantPayload: ResolverTypeWrapper<Omit<CreateTenantPayload, 'tenant'> & { tenant: ResolversTypes['Tenant'] }>;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DocumentFile: ResolverTypeWrapper<DocumentFile>;
   DomainEvent: ResolverTypeWrapper<DomainEventModel>;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   EmbedPage: EmbedPage;
@@ -2411,6 +2516,7 @@ export type ResolversTypes = {
   EmbedSessionInput: EmbedSessionInput;
   Employee: ResolverTypeWrapper<EmployeeModel>;
   ErrorCode: ErrorCode;
+  ExtractionAccuracy: ResolverTypeWrapper<ExtractionAccuracy>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   InventoryCount: ResolverTypeWrapper<InventoryCountModel>;
@@ -2418,6 +2524,9 @@ export type ResolversTypes = {
   InventorySummary: ResolverTypeWrapper<InventorySummary>;
   Invoice: ResolverTypeWrapper<InvoiceModel>;
   InvoiceConnection: ResolverTypeWrapper<Omit<InvoiceConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['InvoiceEdge']>, nodes: Array<ResolversTypes['Invoice']> }>;
+  InvoiceCorrection: ResolverTypeWrapper<InvoiceCorrection>;
+  InvoiceCorrectionField: InvoiceCorrectionField;
+  InvoiceCorrectionInput: InvoiceCorrectionInput;
   InvoiceEdge: ResolverTypeWrapper<Omit<InvoiceEdge, 'node'> & { node: ResolversTypes['Invoice'] }>;
   InvoiceFieldConfidences: ResolverTypeWrapper<InvoiceFieldConfidences>;
   InvoiceFilter: InvoiceFilter;
@@ -2521,11 +2630,13 @@ export type ResolversParentTypes = {
   CreateTenantPayload: Omit<CreateTenantPayload, 'tenant'> & { tenant: ResolversParentTypes['Tenant'] };
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
+  DocumentFile: DocumentFile;
   DomainEvent: DomainEventModel;
   EmailAddress: Scalars['EmailAddress']['output'];
   EmbedSession: EmbedSession;
   EmbedSessionInput: EmbedSessionInput;
   Employee: EmployeeModel;
+  ExtractionAccuracy: ExtractionAccuracy;
   Float: Scalars['Float']['output'];
   Int: Scalars['Int']['output'];
   InventoryCount: InventoryCountModel;
@@ -2533,6 +2644,8 @@ export type ResolversParentTypes = {
   InventorySummary: InventorySummary;
   Invoice: InvoiceModel;
   InvoiceConnection: Omit<InvoiceConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['InvoiceEdge']>, nodes: Array<ResolversParentTypes['Invoice']> };
+  InvoiceCorrection: InvoiceCorrection;
+  InvoiceCorrectionInput: InvoiceCorrectionInput;
   InvoiceEdge: Omit<InvoiceEdge, 'node'> & { node: ResolversParentTypes['Invoice'] };
   InvoiceFieldConfidences: InvoiceFieldConfidences;
   InvoiceFilter: InvoiceFilter;
@@ -2649,6 +2762,16 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type DocumentFileResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DocumentFile'] = ResolversParentTypes['DocumentFile']> = {
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fileType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  mimeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  pageCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type DomainEventResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DomainEvent'] = ResolversParentTypes['DomainEvent']> = {
   data?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2679,6 +2802,13 @@ export type EmployeeResolvers<ContextType = RequestContext, ParentType extends R
   position?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   storeId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ExtractionAccuracyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ExtractionAccuracy'] = ResolversParentTypes['ExtractionAccuracy']> = {
+  accuracyPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  correctedFields?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  correctedInvoices?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type InventoryCountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryCount'] = ResolversParentTypes['InventoryCount']> = {
@@ -2721,6 +2851,7 @@ export type InventorySummaryResolvers<ContextType = RequestContext, ParentType e
 };
 
 export type InvoiceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invoice'] = ResolversParentTypes['Invoice']> = {
+  corrections?: Resolver<Array<ResolversTypes['InvoiceCorrection']>, ParentType, ContextType>;
   costCategories?: Resolver<Array<ResolversTypes['CostCategory']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2733,6 +2864,7 @@ export type InvoiceResolvers<ContextType = RequestContext, ParentType extends Re
   invoiceNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   lineItems?: Resolver<Array<ResolversTypes['LineItem']>, ParentType, ContextType>;
   notes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  original?: Resolver<Maybe<ResolversTypes['DocumentFile']>, ParentType, ContextType>;
   source?: Resolver<Maybe<ResolversTypes['InvoiceSource']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['InvoiceStatus'], ParentType, ContextType>;
   storeId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
@@ -2749,6 +2881,14 @@ export type InvoiceConnectionResolvers<ContextType = RequestContext, ParentType 
   edges?: Resolver<Array<ResolversTypes['InvoiceEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Invoice']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type InvoiceCorrectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InvoiceCorrection'] = ResolversParentTypes['InvoiceCorrection']> = {
+  correctedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  correctedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['InvoiceCorrectionField'], ParentType, ContextType>;
+  previousValue?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type InvoiceEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InvoiceEdge'] = ResolversParentTypes['InvoiceEdge']> = {
@@ -2891,6 +3031,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   addShift?: Resolver<ResolversTypes['Shift'], ParentType, ContextType, RequireFields<MutationAddShiftArgs, 'input' | 'scheduleId'>>;
   archiveSchedule?: Resolver<ResolversTypes['Schedule'], ParentType, ContextType, RequireFields<MutationArchiveScheduleArgs, 'id'>>;
   clockOut?: Resolver<ResolversTypes['TimePunch'], ParentType, ContextType, RequireFields<MutationClockOutArgs, 'employeeId'>>;
+  correctInvoice?: Resolver<ResolversTypes['Invoice'], ParentType, ContextType, RequireFields<MutationCorrectInvoiceArgs, 'id' | 'input'>>;
   createEmbedSession?: Resolver<ResolversTypes['EmbedSession'], ParentType, ContextType, RequireFields<MutationCreateEmbedSessionArgs, 'input' | 'tenantId'>>;
   createEmployee?: Resolver<ResolversTypes['Employee'], ParentType, ContextType, RequireFields<MutationCreateEmployeeArgs, 'input'>>;
   createInventoryItem?: Resolver<ResolversTypes['InventoryItem'], ParentType, ContextType, RequireFields<MutationCreateInventoryItemArgs, 'input'>>;
@@ -3250,6 +3391,7 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
 
 export type VendorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Vendor'] = ResolversParentTypes['Vendor']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  extractionAccuracy?: Resolver<ResolversTypes['ExtractionAccuracy'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   invoices?: Resolver<ResolversTypes['InvoiceConnection'], ParentType, ContextType, RequireFields<VendorInvoicesArgs, 'first'>>;
@@ -3335,15 +3477,18 @@ export type Resolvers<ContextType = RequestContext> = {
   CreateTenantPayload?: CreateTenantPayloadResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
+  DocumentFile?: DocumentFileResolvers<ContextType>;
   DomainEvent?: DomainEventResolvers<ContextType>;
   EmailAddress?: GraphQLScalarType;
   EmbedSession?: EmbedSessionResolvers<ContextType>;
   Employee?: EmployeeResolvers<ContextType>;
+  ExtractionAccuracy?: ExtractionAccuracyResolvers<ContextType>;
   InventoryCount?: InventoryCountResolvers<ContextType>;
   InventoryItem?: InventoryItemResolvers<ContextType>;
   InventorySummary?: InventorySummaryResolvers<ContextType>;
   Invoice?: InvoiceResolvers<ContextType>;
   InvoiceConnection?: InvoiceConnectionResolvers<ContextType>;
+  InvoiceCorrection?: InvoiceCorrectionResolvers<ContextType>;
   InvoiceEdge?: InvoiceEdgeResolvers<ContextType>;
   InvoiceFieldConfidences?: InvoiceFieldConfidencesResolvers<ContextType>;
   InvoiceSource?: InvoiceSourceResolvers;

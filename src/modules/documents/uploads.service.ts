@@ -88,7 +88,7 @@ export function createUploadsService(deps: {
       if (options.storeId != null) await deps.tenants.requireStore(tenantId, options.storeId);
       const { document, fileType, blob, channel } = intake(principal, tenantId, 'invoice', options);
       const invoice = await deps.invoices.start(tenantId, document, options.storeId ?? null);
-      return deps.extraction.run({ invoice, bytes: options.file.bytes, fileType, blob, storeFirst: true, payer: principal, channel });
+      return deps.extraction.run({ invoice, bytes: options.file.bytes, fileType, blob, storeFirst: true, payer: payerOf(principal), channel });
     },
 
     async uploadReceipt(principal: Principal, options: UploadOptions & { useType?: UseType | null }): Promise<Receipt & { lineItems: LineItem[] }> {
@@ -108,7 +108,7 @@ export function createUploadsService(deps: {
           fields,
           options.useType ?? 'business',
         );
-        await meterQuietly(deps.usage, deps.log, principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel });
+        await meterQuietly(deps.usage, deps.log, payerOf(principal), { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel });
         await indexQuietly(deps.log, 'a receipt', () => deps.search.indexReceipts([receipt]));
         return receipt;
       } catch (err) {
@@ -124,3 +124,6 @@ export function createUploadsService(deps: {
   };
 }
 export type UploadsService = ReturnType<typeof createUploadsService>;
+
+/** Who pays for a document: the partner, and the API key when one sent it (a signed-in user's upload has none). */
+const payerOf = (principal: Principal) => ({ partner: principal.partner, keyId: isUuid(principal.keyId) ? principal.keyId : null });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,7 +11,8 @@ import type { Services } from '../../app/services.ts';
 import { esc } from '../html.ts';
 import { dashboardPage, dashboardSpendFragment } from './dashboard.page.ts';
 import { inventoryPage } from './inventory.page.ts';
-import { invoicePage, invoicesPage } from './invoices.page.ts';
+import { invoicePage } from './invoice.page.ts';
+import { invoicesPage } from './invoices.page.ts';
 import { appPage, barePage, type Chrome } from './layout.ts';
 import { createPageGraphQL, PageError } from './page-graphql.ts';
 import type { PageHandler } from './page.ts';
@@ -45,18 +46,28 @@ type StoreName = { name: string | null; externalStoreId: string };
 const STORE = `query PageStore($id: UUID!) { store(id: $id) { name externalStoreId } }`;
 
 /** The browser assets, read once: our stylesheet and scripts, graphql-ws's and Chart.js's browser builds (no CDN). */
-function loadAssets(): Map<string, { type: string; body: string }> {
+function loadAssets(): Map<string, { type: string; body: string | Buffer }> {
   const own = (file: string) => readFileSync(new URL(`assets/${file}`, import.meta.url), 'utf8');
   const require = createRequire(import.meta.url);
   const graphqlWs = path.join(path.dirname(require.resolve('graphql-ws')), '..', 'umd', 'graphql-ws.min.js');
   const chartJs = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
+  const pdfjs = path.join(path.dirname(require.resolve('pdfjs-dist')), '..');
   const js = (body: string) => ({ type: 'text/javascript; charset=utf-8', body });
-  return new Map([
+  const fonts = readdirSync(path.join(pdfjs, 'standard_fonts'))
+    .filter((f) => /\.(pfb|ttf)$/.test(f))
+    .map((f) => [`standard_fonts/${f}`, { type: 'application/octet-stream', body: readFileSync(path.join(pdfjs, 'standard_fonts', f)) }] as const);
+  return new Map<string, { type: string; body: string | Buffer }>([
+    ...fonts,
     ['app.css', { type: 'text/css; charset=utf-8', body: own('app.css') }],
-    ['dashboard.js', js(own('dashboard.js'))],
+    ['live-invoices.js', js(own('live-invoices.js'))],
     ['charts.js', js(own('charts.js'))],
+    ['upload.js', js(own('upload.js'))],
     ['graphql-ws.min.js', js(readFileSync(graphqlWs, 'utf8'))],
     ['chart.umd.min.js', js(readFileSync(chartJs, 'utf8'))],
+    ['invoice.mjs', js(own('invoice.mjs'))],
+    // pdf.js (legacy build: older phone browsers too), its worker and fonts draw the original PDFs on invoice pages.
+    ['pdf.min.mjs', js(readFileSync(path.join(pdfjs, 'legacy', 'build', 'pdf.min.mjs'), 'utf8'))],
+    ['pdf.worker.min.mjs', js(readFileSync(path.join(pdfjs, 'legacy', 'build', 'pdf.worker.min.mjs'), 'utf8'))],
   ]);
 }
 
@@ -153,11 +164,13 @@ export function mountAppPages(
   }
 
   root.register(async (app) => {
-    app.get<{ Params: { name: string } }>('/app/assets/:name', async (request, reply) => {
-      const asset = assets.get(request.params.name);
+    const serveAsset = async (name: string, reply: FastifyReply) => {
+      const asset = assets.get(name);
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
       return reply.type(asset.type).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(asset.body);
-    });
+    };
+    app.get<{ Params: { name: string } }>('/app/assets/:name', (request, reply) => serveAsset(request.params.name, reply));
+    app.get<{ Params: { name: string } }>('/app/assets/standard_fonts/:name', (request, reply) => serveAsset(`standard_fonts/${request.params.name}`, reply));
     app.get('/app', async (_request, reply) => reply.redirect('/app/dashboard', 303));
     for (const [url, handler, active] of PAGES) app.get(url, render(handler, active));
     app.get(

@@ -44,7 +44,7 @@ export function appPage(c: Chrome, p: { title: string; active: string; body: str
   const logo = brand.logoUrl ? `<img class="logo" src="${esc(brand.logoUrl)}" alt="">` : '';
   const nav = NAV.map(([page, text]) => `<a href="/app/${page}"${page === p.active ? ' aria-current="page"' : ''}>${esc(text)}</a>`).join('');
   const where = [view.tenantName, c.storeName].filter(Boolean).map(esc).join(' · ');
-  const scripts = (p.scripts ?? []).map((src) => `<script src="${esc(src)}"></script>`).join('');
+  const scripts = (p.scripts ?? []).map((src) => `<script${src.endsWith('.mjs') ? ' type="module"' : ''} src="${esc(src)}"></script>`).join('');
   return `${head(`${p.title} · ${brand.displayName}`, c.nonce, brand.primaryColor)}
 <body>
 <header class="top"><div class="brand">${logo}<span class="brand-name">${esc(brand.displayName)}</span></div>
