@@ -1539,6 +1539,7 @@ export type QuerySchedulesArgs = {
 export type QuerySearchArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   query: Scalars['String']['input'];
+  relevantOnly?: InputMaybe<Scalars['Boolean']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   type?: InputMaybe<SearchResultType>;
 };
@@ -1754,8 +1755,12 @@ export type SearchResult = {
   __typename?: 'SearchResult';
   /** The invoice or receipt date (calendar day); null for vendors or when not read. */
   date?: Maybe<Scalars['Date']['output']>;
+  /** Where the preview holds a word of the query, to highlight; in order. */
+  highlights: Array<TextRange>;
   /** The record's id (an invoice, receipt or vendor id, per type). */
   id: Scalars['UUID']['output'];
+  /** The words of the query (folded to lower case without accents) that the record's indexed text holds. */
+  matchedTerms: Array<Scalars['String']['output']>;
   /** The merchant's name (receipts); null otherwise or when not read. */
   merchantName?: Maybe<Scalars['String']['output']>;
   /** A short text of the record, as indexed. */
@@ -2001,6 +2006,15 @@ export type TenantUsage = {
   tenantId: Scalars['UUID']['output'];
   /** The tenant's name. */
   tenantName: Scalars['String']['output'];
+};
+
+/** A stretch of a text: its first character (UTF-16 offset, from 0) and its length. */
+export type TextRange = {
+  __typename?: 'TextRange';
+  /** Number of characters. */
+  length: Scalars['Int']['output'];
+  /** Offset of the first character. */
+  start: Scalars['Int']['output'];
 };
 
 /** Partner tiers: Extraction API, Extraction + Storage, Platform Embed. */
@@ -2583,6 +2597,7 @@ export type ResolversTypes = {
   TenantConnection: ResolverTypeWrapper<Omit<TenantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['TenantEdge']>, nodes: Array<ResolversTypes['Tenant']> }>;
   TenantEdge: ResolverTypeWrapper<Omit<TenantEdge, 'node'> & { node: ResolversTypes['Tenant'] }>;
   TenantUsage: ResolverTypeWrapper<TenantUsage>;
+  TextRange: ResolverTypeWrapper<TextRange>;
   Tier: Tier;
   TimeOffDecision: TimeOffDecision;
   TimeOffRequest: ResolverTypeWrapper<TimeOffRequestModel>;
@@ -2694,6 +2709,7 @@ export type ResolversParentTypes = {
   TenantConnection: Omit<TenantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['TenantEdge']>, nodes: Array<ResolversParentTypes['Tenant']> };
   TenantEdge: Omit<TenantEdge, 'node'> & { node: ResolversParentTypes['Tenant'] };
   TenantUsage: TenantUsage;
+  TextRange: TextRange;
   TimeOffRequest: TimeOffRequestModel;
   TimeOffRequestInput: TimeOffRequestInput;
   TimePunch: TimePunchModel;
@@ -3161,7 +3177,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   receipts?: Resolver<ResolversTypes['ReceiptConnection'], ParentType, ContextType, RequireFields<QueryReceiptsArgs, 'first'>>;
   schedule?: Resolver<Maybe<ResolversTypes['Schedule']>, ParentType, ContextType, RequireFields<QueryScheduleArgs, 'id'>>;
   schedules?: Resolver<Array<ResolversTypes['Schedule']>, ParentType, ContextType, Partial<QuerySchedulesArgs>>;
-  search?: Resolver<ResolversTypes['SearchResults'], ParentType, ContextType, RequireFields<QuerySearchArgs, 'limit' | 'query'>>;
+  search?: Resolver<ResolversTypes['SearchResults'], ParentType, ContextType, RequireFields<QuerySearchArgs, 'limit' | 'query' | 'relevantOnly'>>;
   shapeProfiles?: Resolver<Array<ResolversTypes['ShapeProfile']>, ParentType, ContextType>;
   spendReport?: Resolver<ResolversTypes['SpendReport'], ParentType, ContextType, Partial<QuerySpendReportArgs>>;
   store?: Resolver<Maybe<ResolversTypes['Store']>, ParentType, ContextType, RequireFields<QueryStoreArgs, 'id'>>;
@@ -3230,7 +3246,9 @@ export type ScheduleResolvers<ContextType = RequestContext, ParentType extends R
 
 export type SearchResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SearchResult'] = ResolversParentTypes['SearchResult']> = {
   date?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  highlights?: Resolver<Array<ResolversTypes['TextRange']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  matchedTerms?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   merchantName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   preview?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   similarity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -3325,6 +3343,11 @@ export type TenantUsageResolvers<ContextType = RequestContext, ParentType extend
   pages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   tenantId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   tenantName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TextRangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TextRange'] = ResolversParentTypes['TextRange']> = {
+  length?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type TimeOffRequestResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TimeOffRequest'] = ResolversParentTypes['TimeOffRequest']> = {
@@ -3532,6 +3555,7 @@ export type Resolvers<ContextType = RequestContext> = {
   TenantConnection?: TenantConnectionResolvers<ContextType>;
   TenantEdge?: TenantEdgeResolvers<ContextType>;
   TenantUsage?: TenantUsageResolvers<ContextType>;
+  TextRange?: TextRangeResolvers<ContextType>;
   TimeOffRequest?: TimeOffRequestResolvers<ContextType>;
   TimePunch?: TimePunchResolvers<ContextType>;
   URL?: GraphQLScalarType;
