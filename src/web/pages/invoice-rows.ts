@@ -32,9 +32,9 @@ const HEADINGS: Record<Column, string> = {
 
 const CELLS: Record<Column, (r: InvoiceListRow) => string> = {
   vendor: (r) => `<a href="/app/invoices/${esc(r.id)}">${esc(r.vendorName ?? (r.status === 'processing' ? 'Reading…' : 'Unknown vendor'))}</a>`,
-  number: (r) => esc(r.invoiceNumber ?? '—'),
-  date: (r) => esc(day(r.invoiceDate)),
-  due: (r) => esc(day(r.dueDate)),
+  number: (r) => `<span class="nowrap">${esc(r.invoiceNumber ?? '—')}</span>`,
+  date: (r) => `<span class="nowrap">${esc(day(r.invoiceDate))}</span>`,
+  due: (r) => `<span class="nowrap">${esc(day(r.dueDate))}</span>`,
   total: (r) => `<span class="num">${esc(money(r.total, r.currency))}</span>`,
   status: (r) => `<span class="status status-${esc(r.status)}">${esc(r.status)}</span>`,
   categories: (r) => r.costCategories.map((c) => `<span class="tag">${esc(label(c))}</span>`).join(' '),
@@ -52,8 +52,11 @@ export function liveInvoiceTable(o: {
   live: boolean;
   emptyHtml: string;
 }): string {
-  const head = o.columns.map((c) => `<th scope="col">${esc(HEADINGS[c])}</th>`).join('');
-  const body = o.rows.map((r) => `<tr data-invoice-id="${esc(r.id)}">${o.columns.map((c) => `<td>${CELLS[c](r)}</td>`).join('')}</tr>`).join('\n');
+  // Each cell is classed by its column (c-due, …): a phone hides the ones it has no room for.
+  const head = o.columns.map((c) => `<th scope="col" class="c-${c}">${esc(HEADINGS[c])}</th>`).join('');
+  const body = o.rows
+    .map((r) => `<tr data-invoice-id="${esc(r.id)}">${o.columns.map((c) => `<td class="c-${c}">${CELLS[c](r)}</td>`).join('')}</tr>`)
+    .join('\n');
   const status = o.live ? '<p id="live-status" class="live" data-state="connecting" role="status">Live updates: connecting…</p>' : '';
   const attrs = o.live ? ` id="live-invoices" data-store-id="${esc(o.storeId ?? '')}" data-limit="${o.limit}" data-columns="${o.columns.join(' ')}"` : '';
   return `${status}<div class="table-wrap"><table${attrs}><thead><tr>${head}</tr></thead>

@@ -79,7 +79,7 @@ function original(o: Detail['original']): string {
   if (o.fileType !== 'pdf') return `<img class="original-image" src="${esc(path)}" alt="The original invoice"><p class="note">${open}</p>`;
   return `<div class="pdf-viewer" data-src="${esc(path)}" data-pages="${esc(o.pageCount ?? 1)}">
 <canvas aria-label="Page 1 of the original invoice" role="img"></canvas>
-<p class="pdf-nav"><button type="button" data-step="-1" disabled>← Page</button> <span class="pdf-page">Page 1 of ${esc(o.pageCount ?? 1)}</span> <button type="button" data-step="1"${(o.pageCount ?? 1) > 1 ? '' : ' disabled'}>Page →</button></p>
+<p class="pdf-nav"${(o.pageCount ?? 1) > 1 ? '' : ' hidden'}><button type="button" data-step="-1" disabled>← Page</button> <span class="pdf-page">Page 1 of ${esc(o.pageCount ?? 1)}</span> <button type="button" data-step="1"${(o.pageCount ?? 1) > 1 ? '' : ' disabled'}>Page →</button></p>
 <p class="note">${open}</p></div>`;
 }
 

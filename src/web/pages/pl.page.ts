@@ -1,6 +1,6 @@
 import { esc } from '../html.ts';
 import { CHART_SCRIPTS, chart } from './chart.ts';
-import { day, hours, label, money, percent, storeName } from './format.ts';
+import { day, days, hours, label, money, percent, storeName } from './format.ts';
 import { empty, figures, table } from './layout.ts';
 import type { PageHandler } from './page.ts';
 import { periodOf, periodPicker } from './period.ts';
@@ -66,10 +66,9 @@ export const plPage: PageHandler = async (ctx) => {
     ...p.otherExpensesByCategory.map((c) => line(esc(label(c.category)), c.amount, c.percentOfSales, 'sub')),
     line('Operating profit', p.operatingProfit, p.operatingProfitPercent, 'total'),
   ].join('\n');
-  const weekLabel = (w: { startDate: string; endDate: string }) => (w.startDate === w.endDate ? day(w.startDate) : `${day(w.startDate)} – ${day(w.endDate)}`);
   const trend = chart({
     title: 'Net sales and prime cost per week, with prime cost as % of sales',
-    labels: p.weekly.map((w) => day(w.startDate).replace(/, \d{4}$/, '')),
+    labels: p.weekly.map((w) => days(w.startDate, w.endDate)),
     series: [
       { label: 'Net sales', values: p.weekly.map((w) => w.netSales), color: 'muted' },
       { label: 'Cost of goods', values: p.weekly.map((w) => w.costOfGoods), stack: 'prime', color: 'brand' },
@@ -80,7 +79,7 @@ export const plPage: PageHandler = async (ctx) => {
     rightFormat: 'percent',
   });
   const weekRows = p.weekly.map((w) => [
-    esc(weekLabel(w)) + (w.partial ? ' <span class="note">part</span>' : ''),
+    `<span class="nowrap">${esc(days(w.startDate, w.endDate))}</span>` + (w.partial ? ' <span class="note">so far</span>' : ''),
     num(money(w.netSales)),
     num(percent(w.costOfGoodsPercent)),
     num(percent(w.laborPercent)),

@@ -1,7 +1,7 @@
 import { esc } from '../html.ts';
 import { CHART_SCRIPTS, chart } from './chart.ts';
 import { toCsv } from './csv.ts';
-import { day, hours, money, percent } from './format.ts';
+import { day, days, hours, money, percent } from './format.ts';
 import { empty, figures, table } from './layout.ts';
 import type { PageContext, PageHandler } from './page.ts';
 import { periodDays, periodOf, periodPicker } from './period.ts';

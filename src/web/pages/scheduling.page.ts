@@ -1,6 +1,6 @@
 import { esc } from '../html.ts';
 import { CHART_SCRIPTS, chart } from './chart.ts';
-import { day, hours, money, percent, storeName, weekOf } from './format.ts';
+import { day, hours, money, percent, storeName, weekday, weekOf } from './format.ts';
 import { empty, figures, table } from './layout.ts';
 import type { PageHandler } from './page.ts';
 
@@ -30,7 +30,6 @@ interface Data {
 }
 
 const SHOWN_SCHEDULES = 20;
-const WEEKDAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', day: 'numeric' });
 const num = (text: string, cls = '') => `<span class="num${cls ? ` ${cls}` : ''}">${esc(text)}</span>`;
 const signed = (v: number) => `${v > 0 ? '+' : ''}${hours(v)}`;
 /** Over schedule is the manager's cost to watch (orange), under it a gap in cover (muted). */
@@ -53,7 +52,7 @@ export const schedulingPage: PageHandler = async (ctx) => {
       num(String(sc.shifts.length)),
       num(hours(sc.totalHours)),
     ]);
-  const label = (d: string) => WEEKDAY.format(new Date(`${d}T00:00:00Z`));
+  const label = weekday;
   const dailyChart = chart({
     title: 'Scheduled and worked hours per day, this week to date',
     labels: daily.map((d) => label(d.date)),
@@ -99,7 +98,7 @@ ${
         'Nothing scheduled or worked yet this week. Publish this week’s schedule in your scheduling tool and have staff clock in: the comparison fills in as the week goes.',
       )
     : `${dailyChart}
-<p class="note legend"><span class="swatch warn"></span> a day with overtime (past 40 h in the week, paid at 1.5×)</p>
+${daily.some((d) => d.overtimeHours > 0) ? '<p class="note legend"><span class="swatch warn"></span> a day with overtime (past 40 h in the week, paid at 1.5×)</p>' : ''}
 ${table(['Day', 'Scheduled h', 'Worked h', 'Variance', 'Overtime', 'Labor cost'], dayRows, ' class="compact"')}`
 }</section>
 <section><h2>Employees this week to date</h2>

@@ -12,10 +12,12 @@
   var COLORS = { brand: color('brand'), muted: '#9aa5b1', ok: color('ok'), warn: color('warn'), bad: color('bad') };
   var money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
   var moneyShort = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 });
+  var dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
   var plain = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
   function fmt(kind, v, short) {
     if (v === null || v === undefined) return '—';
-    if (kind === 'money') return short && Math.abs(v) >= 10000 ? moneyShort.format(v) : money.format(v);
+    // Axis ticks are a scale, not figures: whole dollars, thousands as K. Tooltips print the figure as it is.
+    if (kind === 'money') return short ? (Math.abs(v) >= 1000 ? moneyShort.format(v) : dollars.format(v)) : money.format(v);
     if (kind === 'percent') return plain.format(v) + '%';
     return plain.format(v) + ' h';
   }

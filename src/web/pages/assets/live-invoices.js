@@ -74,13 +74,13 @@
       return link;
     },
     number: function (inv) {
-      return document.createTextNode(inv.invoiceNumber || '—');
+      return el('span', 'nowrap', inv.invoiceNumber || '—');
     },
     date: function (inv) {
-      return document.createTextNode(day(inv.invoiceDate));
+      return el('span', 'nowrap', day(inv.invoiceDate));
     },
     due: function (inv) {
-      return document.createTextNode(day(inv.dueDate));
+      return el('span', 'nowrap', day(inv.dueDate));
     },
     total: function (inv) {
       return el('span', 'num', money(inv.total, inv.currency));
@@ -96,7 +96,7 @@
     var tr = el('tr');
     tr.dataset.invoiceId = inv.id;
     columns.forEach(function (c) {
-      var td = el('td');
+      var td = el('td', 'c-' + c);
       td.appendChild(CELLS[c](inv));
       tr.appendChild(td);
     });

@@ -61,7 +61,7 @@
       state.appendChild(link);
     } else state.textContent = text;
     var bar = item.querySelector('progress');
-    if (bar) bar.remove();
+    if (bar) bar.value = kind === 'done' ? 100 : bar.value;
   }
 
   function next() {
