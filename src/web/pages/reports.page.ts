@@ -86,7 +86,7 @@ export const reportsPage: PageHandler = async (ctx) => {
     num(money(e.laborCost)),
   ]);
   const weeks = weekly.map((w) => [
-    esc(`${day(w.startDate)} – ${day(w.endDate)}`),
+    `<span class="nowrap">${esc(days(w.startDate, w.endDate))}</span>`,
     num(hours(w.actualHours)),
     num(hours(w.overtimeHours)),
     num(money(w.laborCost)),

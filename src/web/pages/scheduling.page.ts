@@ -1,6 +1,6 @@
 import { esc } from '../html.ts';
 import { CHART_SCRIPTS, chart } from './chart.ts';
-import { day, hours, money, percent, storeName, weekday, weekOf } from './format.ts';
+import { day, days, hours, money, percent, storeName, weekday, weekOf } from './format.ts';
 import { empty, figures, table } from './layout.ts';
 import type { PageHandler } from './page.ts';
 
@@ -46,7 +46,7 @@ export const schedulingPage: PageHandler = async (ctx) => {
   const schedules = data.schedules
     .slice(0, SHOWN_SCHEDULES)
     .map((sc) => [
-      esc(`${day(sc.weekStart)} – ${day(sc.weekEnd)}`),
+      `<span class="nowrap">${esc(days(sc.weekStart, sc.weekEnd))}</span>`,
       esc(names.get(sc.storeId) ?? '—'),
       `<span class="status status-${esc(sc.status)}">${esc(sc.status)}</span>`,
       num(String(sc.shifts.length)),
@@ -63,7 +63,7 @@ export const schedulingPage: PageHandler = async (ctx) => {
     format: 'hours',
   });
   const dayRows = daily.map((d) => [
-    esc(label(d.date)),
+    `<span class="nowrap">${esc(label(d.date))}</span>`,
     num(hours(d.scheduledHours)),
     num(hours(d.actualHours)),
     varianceCell(d.varianceHours),
