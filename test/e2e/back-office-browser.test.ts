@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_VENDORS, renderDemoInvoice } from '../../src/app/admin/demo-invoices.ts';
 import { type DemoSeedSummary, seedDemo } from '../../src/app/admin/demo-seed.ts';
 import { gqlData, http, onTestServer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { ARTIFACTS, CHROMIUM, launchChromium, offlineContext } from '../helpers/browser.ts';
 
 // The back office a restaurant manager opens every day, on the demo seed (`npm run seed -- --demo`), in Debian's
 // Chromium at a desktop (1280 px) and a phone (390 px) width, with every request to another address refused: the
@@ -12,8 +12,6 @@ import { gqlData, http, onTestServer, startTestApp, type TestApp } from '../help
 // appears live, the original beside the fields, a correction), P&L, reports (CSV downloads), scheduling (to date),
 // search and inventory. Screenshots go to test-artifacts/<page>-<width>.png.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 const skip = !existsSync(CHROMIUM) && !process.env.CI;
 const WIDTHS = [1280, 390] as const;
 
@@ -23,17 +21,7 @@ let demo: DemoSeedSummary;
 const brooklyn = () => demo.stores.find((s) => s.externalStoreId === 'CK-NYC-01')!;
 
 async function signedIn(width: number): Promise<{ context: BrowserContext; page: Page; outside: string[]; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1, acceptDownloads: true });
-  const outside: string[] = [];
-  const problems: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(t.base) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  context.on('weberror', (e) => problems.push(e.error().message));
-  context.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
+  const { context, outside, problems } = await offlineContext(browser, t.base, { width, acceptDownloads: true });
   const res = await http(t.base, 'POST', `/api/v1/partner/tenants/${demo.tenantId}/embed/auth`, {
     headers: { 'x-api-key': demo.apiKey },
     json: { email: 'maria.gonzalez@copperkettle.example', name: 'Maria Gonzalez', role: 'store_manager', externalStoreId: 'CK-NYC-01' },
@@ -60,7 +48,7 @@ beforeAll(async () => {
   t = await startTestApp();
   demo = await seedDemo(t.app.services, t.database.db);
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { CHART_SCRIPTS, chart } from './chart.ts';
 import { day, days, hours, label, money, percent, storeName } from './format.ts';
 import { empty, figures, table } from './layout.ts';
 import type { PageHandler } from './page.ts';
+import type { ProfitAndLoss } from '../../modules/pnl/pnl.service.ts';
 import { periodOf, periodPicker } from './period.ts';
 
 const FIGURES = 'netSales costOfGoods costOfGoodsPercent laborCost laborPercent primeCost primeCostPercent';
@@ -18,26 +19,11 @@ const QUERY = `query ProfitAndLossPage($storeId: UUID, $period: ProfitAndLossPer
   }
 }`;
 
-type Figures = Record<'netSales' | 'costOfGoods' | 'laborCost' | 'primeCost', number> &
-  Record<'costOfGoodsPercent' | 'laborPercent' | 'primeCostPercent', number | null>;
-type Category = { category: string; amount: number; percentOfSales: number | null };
 interface Data {
   stores: Array<{ id: string; name: string | null; externalStoreId: string }>;
-  profitAndLoss: Figures & {
-    startDate: string;
-    endDate: string;
-    costOfGoodsByCategory: Category[];
-    laborHours: number;
-    overtimeHours: number;
-    overtimeCost: number;
-    otherExpenses: number;
-    otherExpensesPercent: number | null;
-    otherExpensesByCategory: Category[];
-    operatingProfit: number;
-    operatingProfitPercent: number | null;
-    invoiceCount: number;
-    weekly: Array<Figures & { weekStart: string; startDate: string; endDate: string; partial: boolean }>;
-    byStore: Array<Figures & { storeId: string | null; store: { name: string | null; externalStoreId: string } | null }>;
+  // The API's shape (the query selects all of it), each store with its record.
+  profitAndLoss: Omit<ProfitAndLoss, 'byStore'> & {
+    byStore: Array<ProfitAndLoss['byStore'][number] & { store: { name: string | null; externalStoreId: string } | null }>;
   };
 }
 
