@@ -102,7 +102,7 @@ ${statement}
 <p class="note">Operating profit counts only costs that arrive as an invoice or a punch: rent paid by transfer, payroll taxes and card fees are not in it.</p></section>
 <section><h2>Weekly trend</h2>
 ${trend}
-${table(['Week', 'Net sales', 'Cost of goods %', 'Labor %', 'Prime cost %'], weekRows, ' class="compact"')}</section>
+${table(['Week', 'Sales', 'COGS %', 'Labor %', 'Prime %'], weekRows, ' class="compact weeks"')}</section>
 ${storeRows.length > 1 || !ctx.storeId ? `<section><h2>By store</h2>${storeRows.length ? table(['Store', 'Net sales', 'Cost of goods', 'Labor', 'Prime cost'], storeRows) : empty('No store has sales, costs or labor in this period.')}</section>` : ''}`,
     scripts: CHART_SCRIPTS,
   };

@@ -43,15 +43,14 @@ export const schedulingPage: PageHandler = async (ctx) => {
   const data = await ctx.gql<Data>(QUERY, { storeId: ctx.storeId, start: week.start, today, weekEnd: week.end, asOf: ctx.now.toISOString() });
   const names = new Map(data.stores.map((s) => [s.id, storeName(s)]));
   const { summary: s, daily, employees } = data.toDate;
-  const schedules = data.schedules
-    .slice(0, SHOWN_SCHEDULES)
-    .map((sc) => [
-      `<span class="nowrap">${esc(days(sc.weekStart, sc.weekEnd))}</span>`,
-      esc(names.get(sc.storeId) ?? '—'),
-      `<span class="status status-${esc(sc.status)}">${esc(sc.status)}</span>`,
-      num(String(sc.shifts.length)),
-      num(hours(sc.totalHours)),
-    ]);
+  const schedules = data.schedules.slice(0, SHOWN_SCHEDULES).map((sc) => [
+    `<span class="nowrap">${esc(days(sc.weekStart, sc.weekEnd))}</span>`,
+    // A store-scoped user's schedules are all their store's: no column for it.
+    ...(ctx.storeId ? [] : [esc(names.get(sc.storeId) ?? '—')]),
+    `<span class="status status-${esc(sc.status)}">${esc(sc.status)}</span>`,
+    num(String(sc.shifts.length)),
+    num(hours(sc.totalHours)),
+  ]);
   const label = weekday;
   const dailyChart = chart({
     title: 'Scheduled and worked hours per day, this week to date',
@@ -113,7 +112,7 @@ ${
     : empty('No one has a shift or a punch this week yet.')
 }</section>
 <section><h2>Schedules</h2>
-${schedules.length ? table(['Week', 'Store', 'Status', 'Shifts', 'Hours'], schedules) : empty('No schedules yet. Create and publish one in your scheduling tool; it shows here once it exists.')}</section>`,
+${schedules.length ? table(['Week', ...(ctx.storeId ? [] : ['Store']), 'Status', 'Shifts', 'Hours'], schedules) : empty('No schedules yet. Create and publish one in your scheduling tool; it shows here once it exists.')}</section>`,
     scripts: CHART_SCRIPTS,
   };
 };
