@@ -128,6 +128,17 @@ describe('duplicate documents', () => {
     expect([v.spendReport.total, v.spendReport.invoiceCount]).toEqual([total, 1]);
     expect(v.spendReport.byVendor.map((b) => [b.invoiceCount, b.total])).toEqual([[1, total]]);
 
+    // Correcting a duplicate's total (issue 19's correctInvoice) leaves the vendor's totals alone: it counts in none.
+    const corrected = await gqlData<{ correctInvoice: { total: number; duplicateOf: string | null } }>(
+      t.base,
+      partner.apiKey,
+      'mutation($id: UUID!) { correctInvoice(id: $id, input: { total: 1.23 }) { total duplicateOf } }',
+      { id: again[0]!.id },
+    );
+    expect(corrected.correctInvoice).toEqual({ total: 1.23, duplicateOf: first!.id });
+    const after = await view(tenantId);
+    expect([after.vendors[0]!.invoiceCount, after.vendors[0]!.totalSpent]).toEqual([1, total]);
+
     // One document charged: duplicates are free.
     const usage = await gqlData<{ usage: { byTenant: Array<{ tenantId: string; documents: number }> } }>(
       t.base,

@@ -5,6 +5,7 @@ import type { Services } from '../services.ts';
 import { addDays, dayOfWeek } from '../../platform/lib/timezone.ts';
 import { DAYS_OFF, EMPLOYEES, type EmployeeSpec, localInstant, prng, SHIFT_TEMPLATES, STORES, TIME_OFF } from './demo-data.ts';
 import { seedInventory, seedSales } from './demo-stock.ts';
+import { seedInvoices } from './demo-invoices.ts';
 import type { DemoSeedSummary } from './demo-seed-summary.ts';
 
 export type { DemoSeedSummary };
@@ -26,7 +27,7 @@ const SEED = 0x5eed_2026;
 /** Days in the demo month: today and the 29 days before it. */
 const MONTH_DAYS = 30;
 
-export type DemoServices = Pick<Services, 'partners' | 'tenants' | 'inventory' | 'scheduling'>;
+export type DemoServices = Pick<Services, 'partners' | 'tenants' | 'inventory' | 'scheduling' | 'uploads' | 'authenticate'>;
 
 // ── seeding ──
 
@@ -237,6 +238,8 @@ async function fill(
 
   const { salesDays, netSales } = await seedSales(scheduling, tenantId, stores, { firstWeek, endDate }, rng);
   const { items, inventoryCounts } = await seedInventory(inventory, tenantId, stores, endDate, rng);
+  // Vendor invoices, uploaded as the partner's key would: read, categorised and kept with their originals.
+  const invoices = await seedInvoices(services, await services.authenticate(partner.apiKey), stores, { startDate, endDate });
 
   // ── time off: some decided, some waiting for the manager ──
   const timeOff = { pending: 0, approved: 0, denied: 0 };
@@ -275,6 +278,7 @@ async function fill(
       netSales: Math.round(netSales * 100) / 100,
       inventoryItems: items.length,
       inventoryCounts,
+      invoices: invoices.invoices,
       timeOff,
     },
     laborReportPath: `/api/v1/partner/tenants/${tenantId}/scheduling/labor-report?startDate=${startDate}&endDate=${endDate}`,

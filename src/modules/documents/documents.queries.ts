@@ -38,3 +38,20 @@ export async function findDocumentNotes(
     where o.tenant_id in (${sql.join(tenantIds)}) and o.id in (${sql.join(ownerIds)})`.execute(db);
   return rows;
 }
+
+/** Documents by id among the given tenants (a DataLoader batch). */
+export async function findDocuments(db: Kysely<DB>, tenantIds: readonly string[], ids: readonly string[]): Promise<DocumentRow[]> {
+  if (tenantIds.length === 0 || ids.length === 0) return [];
+  return db.selectFrom('documents').selectAll().where('tenantId', 'in', tenantIds).where('id', 'in', ids).execute();
+}
+
+/** The server's signing key of this name: created once by whichever instance asks first, then shared by all. */
+export async function signingKey(db: Kysely<DB>, name: string, fresh: Buffer): Promise<Buffer> {
+  await db
+    .insertInto('signingKeys')
+    .values({ name, secret: fresh })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('signingKeys').select('secret').where('name', '=', name).executeTakeFirstOrThrow();
+  return Buffer.from(row.secret);
+}

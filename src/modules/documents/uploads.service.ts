@@ -90,7 +90,7 @@ export function createUploadsService(deps: {
       if (options.storeId != null) await deps.tenants.requireStore(tenantId, options.storeId);
       const { document, fileType, blob, channel } = intake(principal, tenantId, 'invoice', options);
       const invoice = await deps.invoices.start(tenantId, document, options.storeId ?? null, options.force ?? false);
-      return deps.extraction.run({ invoice, bytes: options.file.bytes, fileType, blob, storeFirst: true, payer: principal, channel });
+      return deps.extraction.run({ invoice, bytes: options.file.bytes, fileType, blob, storeFirst: true, payer: payerOf(principal), channel });
     },
 
     async uploadReceipt(principal: Principal, options: UploadOptions & { useType?: UseType | null }): Promise<Receipt & { lineItems: LineItem[] }> {
@@ -110,7 +110,13 @@ export function createUploadsService(deps: {
         });
         // A duplicate is neither charged nor searchable: its original is.
         if (!receipt.duplicateOf) {
-          await meterQuietly(deps.usage, deps.log, principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel });
+          await meterQuietly(deps.usage, deps.log, payerOf(principal), {
+            tenantId,
+            documentId: receipt.documentId,
+            kind: 'receipt',
+            pages: pageCount,
+            channel,
+          });
           await indexQuietly(deps.log, 'a receipt', () => deps.search.indexReceipts([receipt]));
         }
         return receipt;
@@ -127,3 +133,6 @@ export function createUploadsService(deps: {
   };
 }
 export type UploadsService = ReturnType<typeof createUploadsService>;
+
+/** Who pays for a document: the partner, and the API key when one sent it (a signed-in user's upload has none). */
+const payerOf = (principal: Principal) => ({ partner: principal.partner, keyId: isUuid(principal.keyId) ? principal.keyId : null });

@@ -3,6 +3,8 @@ import type { RequestContext } from '../../app/context.ts';
 import { NotFound } from '../../platform/errors.ts';
 import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
 import type { Invoice, InvoiceListArgs, LineItem } from './invoice.ts';
+import type { InvoiceCorrectionInput } from './invoice-corrections.ts';
+import type { Vendor } from '../vendors/vendors.service.ts';
 import { loaders } from '../../app/loaders.ts';
 import type { Resolvers } from '../../app/generated/resolvers.ts';
 
@@ -38,7 +40,9 @@ export const invoiceResolvers = {
     ) => {
       // Acting for a sub-tenant is Platform Embed only.
       requireAccess(ctx.principal, { scope: 'invoices:write', ...(args.tenantId != null ? { tiers: ['embed'] as const } : {}) });
-      const invoices = await ctx.services.uploads.uploadInvoice(ctx.principal, { ...args, channel: ctx.channel });
+      // A store-scoped signed-in user's upload belongs to their store.
+      const storeId = scopedStore(ctx.principal, args.storeId);
+      const invoices = await ctx.services.uploads.uploadInvoice(ctx.principal, { ...args, storeId, channel: ctx.channel });
       for (const invoice of invoices) {
         loaders(ctx).invoice.prime(invoice.id, invoice);
         if (invoice.lineItems) loaders(ctx).invoiceLineItems.prime(invoice.id, invoice.lineItems);
@@ -46,6 +50,14 @@ export const invoiceResolvers = {
       const [first, ...split] = invoices;
       if (!first) throw new Error('uploadInvoice recorded no invoice');
       return { invoice: first, splitInvoices: split, invoices };
+    },
+    correctInvoice: async (_: unknown, args: { id: string; input: InvoiceCorrectionInput }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, { scope: 'invoices:write' });
+      const invoice = await loaders(ctx).invoice.load(args.id);
+      if (!invoice || !visibleStore(ctx.principal, invoice.storeId)) throw new NotFound('invoice');
+      const corrected = await ctx.services.corrections.correct(ctx.principal, invoice, args.input, () => loaders(ctx).invoiceLineItems.load(invoice.id));
+      loaders(ctx).invoice.clear(invoice.id).prime(invoice.id, corrected);
+      return corrected;
     },
   },
   // GraphQL names cannot hold a hyphen: the enum value e_invoice stands for the stored (and REST) 'e-invoice'.
@@ -67,5 +79,13 @@ export const invoiceResolvers = {
     notes: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceNotes.load(invoice.id),
     source: (invoice: Invoice) => invoice.source ?? null,
     duplicateOf: (invoice: Invoice) => invoice.duplicateOf ?? null,
+    corrections: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceCorrections.load(invoice.id),
+    original: async (invoice: Invoice, _: unknown, ctx: RequestContext) => {
+      const doc = invoice.documentId ? await loaders(ctx).document.load(invoice.documentId) : null;
+      return doc ? ctx.services.documentLinks.link(ctx.principal, doc) : null;
+    },
+  },
+  Vendor: {
+    extractionAccuracy: (vendor: Vendor, _: unknown, ctx: RequestContext) => loaders(ctx).vendorAccuracy.load(vendor),
   },
 } satisfies Resolvers;

@@ -41,8 +41,11 @@ export const schedulingResolvers = {
     },
     timeOffRequests: async (_: unknown, args: TenantArgs & { status?: TimeOffStatus | null; employeeId?: string | null }, ctx: RequestContext) =>
       ctx.services.scheduling.timeOffRequests(await tenantFor(ctx, args, READ), args),
-    laborReport: async (_: unknown, args: TenantArgs & { storeId?: string | null; startDate?: string | null; endDate?: string | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.laborReport(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
+    laborReport: async (
+      _: unknown,
+      args: TenantArgs & { storeId?: string | null; startDate?: string | null; endDate?: string | null; asOf?: Date | null },
+      ctx: RequestContext,
+    ) => ctx.services.scheduling.laborReport(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
   },
   Mutation: {
     createEmployee: async (

@@ -68,6 +68,8 @@ export async function upsertSearchDocuments(
 export interface SearchHit {
   entityType: SearchEntityType;
   entityId: string;
+  /** The indexed text (names, what was bought, categories). */
+  text: string;
   preview: string;
   vendorName: string | null;
   merchantName: string | null;
@@ -93,7 +95,7 @@ export async function nearestSearchDocuments(
     await sql`set local hnsw.ef_search = ${sql.lit(Math.max(200, q.limit * 10))}`.execute(trx);
     const rows = await sql<SearchHit>`
       with nearest as materialized (
-        select entity_type, entity_id, preview, vendor_name, merchant_name, total, date,
+        select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, date,
                embedding <=> ${v}::vector as distance
         from search_documents
         where tenant_id in (${sql.join(q.tenantIds)}) and embedder_id = ${q.embedderId}
@@ -101,7 +103,7 @@ export async function nearestSearchDocuments(
         order by embedding <=> ${v}::vector
         limit ${q.limit}
       )
-      select entity_type, entity_id, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
+      select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
              1 - distance as cosine
       from nearest order by distance, entity_id`.execute(trx);
     return rows.rows.map((r) => ({ ...r, cosine: Number(r.cosine) }));

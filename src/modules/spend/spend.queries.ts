@@ -53,3 +53,24 @@ export async function spendByVendor(
     .orderBy(sql`coalesce(min(v.name), min(i.vendor_name))`)
     .execute();
 }
+
+/** Line-item totals per store, invoice day and cost category. Store null: invoices not assigned to a store. */
+export async function costsByStoreDay(
+  db: Kysely<DB>,
+  r: SpendRange,
+): Promise<Array<{ storeId: string | null; day: string; costCategory: string; total: string }>> {
+  return processedInvoices(db, r)
+    .innerJoin('invoiceLineItems as l', (j) => j.onRef('l.invoiceId', '=', 'i.id').onRef('l.tenantId', '=', 'i.tenantId'))
+    .select(['i.storeId', spendDay.as('day'), 'l.costCategory', sql<string>`coalesce(sum(l.total), 0)`.as('total')])
+    .groupBy(['i.storeId', spendDay, 'l.costCategory'])
+    .orderBy(spendDay)
+    .execute();
+}
+
+/** Processed invoices in the range. */
+export async function countInvoices(db: Kysely<DB>, r: SpendRange): Promise<number> {
+  const row = await processedInvoices(db, r)
+    .select(sql<string>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
