@@ -77,7 +77,12 @@ function progressBar(label: string): (done: number, total: number) => void {
   };
 }
 
-async function direct(config: Config, options: { databaseUrl: string } | { dataDir: string }, command: string, args: AdminArgs): Promise<object> {
+async function direct(
+  config: Config,
+  options: { databaseUrl: string } | { dataDir: string; sharedBuffers?: string },
+  command: string,
+  args: AdminArgs,
+): Promise<object> {
   const lock = 'dataDir' in options ? acquireDataDirLock(options.dataDir, 'cli') : undefined;
   try {
     const database = await connect(options);
@@ -122,7 +127,7 @@ async function run(): Promise<void> {
     } else if (holder) {
       throw new DataDirLockedError(holder, config.dataDir);
     } else {
-      result = await direct(config, { dataDir: config.dataDir }, command, args);
+      result = await direct(config, { dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers }, command, args);
     }
   }
   if (command === 'seed') result = withCurl(result as DemoSeedSummary, config, serverPort);

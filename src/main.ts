@@ -70,7 +70,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     if (config.databaseUrl) database = await connect({ databaseUrl: config.databaseUrl });
     else {
       lock = acquireDataDirLock(config.dataDir, 'server');
-      database = await connect({ dataDir: config.dataDir }).catch((err) => {
+      database = await connect({ dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers }).catch((err) => {
         lock?.release();
         throw err;
       });
@@ -104,6 +104,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     reader = createDocumentReader({
       limits: config.readLimits,
       ocr: config.ocr,
+      idleReleaseMs: config.readerIdleReleaseMs,
       onOcrStatus: (s) => (s.fallbackReason ? app.log.warn({ ocr: s }, s.fallbackReason) : app.log.info({ ocr: s }, `OCR engine: ${s.engine}`)),
       onRead: metrics.documentRead,
     });

@@ -5,7 +5,6 @@ import type { Services } from '../services.ts';
 import { addDays, dayOfWeek } from '../../platform/lib/timezone.ts';
 import { DAYS_OFF, EMPLOYEES, type EmployeeSpec, localInstant, prng, SHIFT_TEMPLATES, STORES, TIME_OFF } from './demo-data.ts';
 import { seedInventory, seedSales } from './demo-stock.ts';
-import { seedInvoices } from './demo-invoices.ts';
 import type { DemoSeedSummary } from './demo-seed-summary.ts';
 
 export type { DemoSeedSummary };
@@ -239,6 +238,8 @@ async function fill(
   const { salesDays, netSales } = await seedSales(scheduling, tenantId, stores, { firstWeek, endDate }, rng);
   const { items, inventoryCounts } = await seedInventory(inventory, tenantId, stores, endDate, rng);
   // Vendor invoices, uploaded as the partner's key would: read, categorised and kept with their originals.
+  // pdfkit and its fonts are loaded when a demo is seeded, not by every server that could seed one.
+  const { seedInvoices } = await import('./demo-invoices.ts');
   const invoices = await seedInvoices(services, await services.authenticate(partner.apiKey), stores, { startDate, endDate });
 
   // ── time off: some decided, some waiting for the manager ──

@@ -49,7 +49,14 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
   const dir = options.modelDir ?? defaultModelDir();
   const ort: Ort = await import('onnxruntime-node');
   const threads = Math.max(1, options.threads ?? 1);
-  const sessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential' as const, graphOptimizationLevel: 'all' as const };
+  const sessionOptions = {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential' as const,
+    graphOptimizationLevel: 'all' as const,
+    enableMemPattern: false,
+    enableCpuMemArena: false,
+  };
   const det = await ort.InferenceSession.create(path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'), sessionOptions);
   const rec = await ort.InferenceSession.create(path.join(dir, 'ch_PP-OCRv4_rec_infer.onnx'), sessionOptions);
   const dictionary = [...(await readFile(path.join(dir, 'ppocr_keys_v1.txt'), 'utf8')).split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1), ' '];

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { type AssetSpec, lazyAssets } from '../../platform/lib/lazy-assets.ts';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -45,29 +46,30 @@ type StoreName = { name: string | null; externalStoreId: string };
 
 const STORE = `query PageStore($id: UUID!) { store(id: $id) { name externalStoreId } }`;
 
-/** The browser assets, read once: our stylesheet and scripts, graphql-ws's and Chart.js's browser builds (no CDN). */
-function loadAssets(): Map<string, { type: string; body: string | Buffer }> {
-  const own = (file: string) => readFileSync(new URL(`assets/${file}`, import.meta.url), 'utf8');
+/** The browser assets, read on first request: our stylesheet and scripts, graphql-ws's and Chart.js's browser builds (no CDN). */
+function loadAssets() {
+  const own = (file: string) => () => readFileSync(new URL(`assets/${file}`, import.meta.url), 'utf8');
   const require = createRequire(import.meta.url);
   const graphqlWs = path.join(path.dirname(require.resolve('graphql-ws')), '..', 'umd', 'graphql-ws.min.js');
   const chartJs = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
   const pdfjs = path.join(path.dirname(require.resolve('pdfjs-dist')), '..');
-  const js = (body: string) => ({ type: 'text/javascript; charset=utf-8', body });
+  const js = (read: () => string): AssetSpec => ({ type: 'text/javascript; charset=utf-8', read });
+  const file = (p: string) => () => readFileSync(p, 'utf8');
   const fonts = readdirSync(path.join(pdfjs, 'standard_fonts'))
     .filter((f) => /\.(pfb|ttf)$/.test(f))
-    .map((f) => [`standard_fonts/${f}`, { type: 'application/octet-stream', body: readFileSync(path.join(pdfjs, 'standard_fonts', f)) }] as const);
-  return new Map<string, { type: string; body: string | Buffer }>([
+    .map((f) => [`standard_fonts/${f}`, { type: 'application/octet-stream', read: () => readFileSync(path.join(pdfjs, 'standard_fonts', f)) }] as const);
+  return lazyAssets([
     ...fonts,
-    ['app.css', { type: 'text/css; charset=utf-8', body: own('app.css') }],
+    ['app.css', { type: 'text/css; charset=utf-8', read: own('app.css') }],
     ['live-invoices.js', js(own('live-invoices.js'))],
     ['charts.js', js(own('charts.js'))],
     ['upload.js', js(own('upload.js'))],
-    ['graphql-ws.min.js', js(readFileSync(graphqlWs, 'utf8'))],
-    ['chart.umd.min.js', js(readFileSync(chartJs, 'utf8'))],
+    ['graphql-ws.min.js', js(file(graphqlWs))],
+    ['chart.umd.min.js', js(file(chartJs))],
     ['invoice.mjs', js(own('invoice.mjs'))],
     // pdf.js (legacy build: older phone browsers too), its worker and fonts draw the original PDFs on invoice pages.
-    ['pdf.min.mjs', js(readFileSync(path.join(pdfjs, 'legacy', 'build', 'pdf.min.mjs'), 'utf8'))],
-    ['pdf.worker.min.mjs', js(readFileSync(path.join(pdfjs, 'legacy', 'build', 'pdf.worker.min.mjs'), 'utf8'))],
+    ['pdf.min.mjs', js(file(path.join(pdfjs, 'legacy', 'build', 'pdf.min.mjs')))],
+    ['pdf.worker.min.mjs', js(file(path.join(pdfjs, 'legacy', 'build', 'pdf.worker.min.mjs')))],
   ]);
 }
 
