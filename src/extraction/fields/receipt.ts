@@ -20,13 +20,18 @@ const DATE_LABELS = [L(/\b(date|datums|tarikh|datum|dated)\b\s*[:.]?/i, 2)];
  * the space.
  */
 const DATE_THEN_TIME = /(\d{1,2}[./-](?:\d{1,2}|\p{L}{3,9})[./-](?:19|20)\d{2})(?=\d{1,4}[:.]\d{2}\b)/gu;
+/**
+ * A labelled date whose slashes OCR read as 1 or 7 or lost ("DATE: 140372019" for 14/03/2019): day, month and a
+ * 20xx year around them, only right after a date label.
+ */
+const SLASHES_AS_DIGITS = /\b(date|datums|tarikh|datum)(\s*[:.]?\s*)(0[1-9]|[12]\d|3[01])[17]?(0[1-9]|1[0-2])[17](20\d{2})(?!\d)/gi;
 /** Month names with a zero for the letter O ("0ct 3, 2016", "N0v"). */
 const ZERO_MONTH = /\b0(?=ct\b|kt\b)|(?<=\bN)0(?=v\b)/gi;
 
 /** Dates on OCR'd receipt text: the usual formats, after undoing the OCR slips above. */
 function receiptDateFinder(dayFirst: boolean | undefined) {
   const find = dateFinder({ dayFirst });
-  return (text: string) => find(text.replace(DATE_THEN_TIME, '$1 ').replace(ZERO_MONTH, 'O'));
+  return (text: string) => find(text.replace(DATE_THEN_TIME, '$1 ').replace(ZERO_MONTH, 'O').replace(SLASHES_AS_DIGITS, '$1$2$3/$4/$5'));
 }
 
 const pct = (c: Candidate<unknown> | null | undefined, base: number, bonus = 0) =>

@@ -91,6 +91,10 @@ describe('receipt dates and merchant on OCR text', () => {
     expect(extractReceiptFields(ocr(['SHOP', 'Date:   0ct 3,2016 12:16:25 PM', 'TOTAL   5.00'])).receiptDate).toBe('2016-10-03');
     // A month name, and a time that lost its first colon too.
     expect(extractReceiptFields(ocr(['SHOP', 'CB#:12345678 14/Mar/20190915:20', 'TOTAL   5.00'])).receiptDate).toBe('2019-03-14');
+    // Slashes read as 1 or 7 or lost, right after a date label; a bare run of digits elsewhere is no date.
+    expect(extractReceiptFields(ocr(['SHOP', 'RECEIPT #: CS0012 DATE: 140372019', 'TOTAL   5.00'])).receiptDate).toBe('2019-03-14');
+    expect(extractReceiptFields(ocr(['SHOP', 'DATE: 0971112018', 'TOTAL   5.00'])).receiptDate).toBe('2018-11-09');
+    expect(extractReceiptFields(ocr(['SHOP', 'REF 140372019', 'TOTAL   5.00'])).receiptDate).toBeNull();
   });
 
   it('cleans registration numbers and lost spaces from a legal name', () => {
