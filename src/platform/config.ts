@@ -58,7 +58,7 @@ const Env = z.object({
   // when asked for or as the fallback when ONNX Runtime cannot load; the models folder; ONNX threads per worker.
   OCR_ENGINE: z.enum(['ppocr', 'tesseract']).default('ppocr'),
   OCR_MODEL_DIR: z.string().min(1).optional(),
-  OCR_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  OCR_THREADS: z.coerce.number().int().min(1).max(16).optional(),
   // A reading worker idle this long leaves with its OCR models and buffers; 0 keeps workers for the process's life.
   READER_IDLE_RELEASE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   // The adapter's s3:// sources (src/adapter/object-storage.ts); credentials: these, else the AWS SDK's default chain.
@@ -205,7 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheMs: e.AUTH_CACHE_MS,
     readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },
     readerIdleReleaseMs: e.READER_IDLE_RELEASE_MS,
-    ocr: { engine: e.OCR_ENGINE, threads: e.OCR_THREADS, ...(e.OCR_MODEL_DIR ? { modelDir: e.OCR_MODEL_DIR } : {}) },
+    ocr: { engine: e.OCR_ENGINE, ...(e.OCR_THREADS ? { threads: e.OCR_THREADS } : {}), ...(e.OCR_MODEL_DIR ? { modelDir: e.OCR_MODEL_DIR } : {}) },
     objectSources: {
       s3: {
         endpoint: e.S3_ENDPOINT,
