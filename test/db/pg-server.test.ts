@@ -1,10 +1,9 @@
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { sql } from 'kysely';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, inject, onTestFinished, test } from 'vitest';
-import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
+import { connect, type Database } from '../../src/platform/db/connect.ts';
 import { migrateToLatest, pendingMigrations } from '../../src/platform/db/migrate.ts';
 import { migrations } from '../../src/platform/db/migrations/index.ts';
 import { createPartnersService } from '../../src/modules/partners/partners.service.ts';
@@ -12,24 +11,21 @@ import { createLocalEmbedder } from '../../src/platform/embeddings/index.ts';
 import { createDocumentReader } from '../../src/extraction/reader.ts';
 import { createServices } from '../../src/app/services.ts';
 import { createLocalBlobStore } from '../../src/platform/storage/local-blob-store.ts';
+import { serverDatabase, type ServerDatabase } from '../helpers/db.ts';
 
-// The production path: DATABASE_URL → pg Pool → Postgres wire protocol. Here the server is PGlite behind
-// pglite-socket on loopback, starting empty, so the migrations run through `pg` exactly as in production.
-let server: PGLiteSocketServer;
+// The production path: DATABASE_URL → pg Pool → Postgres wire protocol, starting from an empty database so the
+// migrations run through `pg` exactly as in production. The server is the run's PostgreSQL (TEST_DATABASE_URL),
+// or else PGlite behind pglite-socket on loopback.
+let server: ServerDatabase;
 let database: Database;
-let pglite: Awaited<ReturnType<typeof createPglite>>;
 
 beforeAll(async () => {
-  pglite = await createPglite();
-  server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
-  await server.start();
-  const conn = server.getServerConn(); // host:port
-  database = await connect({ databaseUrl: `postgres://postgres:postgres@${conn}/postgres?sslmode=disable`, poolSize: 4 });
+  server = await serverDatabase({ migrated: false });
+  database = await connect({ databaseUrl: server.url, poolSize: 4 });
 });
 afterAll(async () => {
   await database?.close();
-  await server?.stop();
-  await pglite?.close();
+  await server?.close();
 });
 
 test('migrations run through pg against a server and are recorded', async () => {
