@@ -11,6 +11,7 @@ import { createLocalEmbedder } from '../../src/platform/embeddings/index.ts';
 import { createDocumentReader } from '../../src/extraction/reader.ts';
 import { createServices } from '../../src/app/services.ts';
 import { createLocalBlobStore } from '../../src/platform/storage/local-blob-store.ts';
+import { prepareVectorColumn } from '../../src/modules/search/search-index.queries.ts';
 import { serverDatabase, type ServerDatabase } from '../helpers/db.ts';
 
 // The production path: DATABASE_URL → pg Pool → Postgres wire protocol, starting from an empty database so the
@@ -39,6 +40,21 @@ test('migrations run through pg against a server and are recorded', async () => 
   expect(tables.rows.map((r) => r.tableName)).toEqual(expect.arrayContaining(['api_keys', 'partners', 'stores', 'tenants', 'vendors']));
   const ext = await sql<{ extname: string }>`select extname from pg_extension where extname = 'vector'`.execute(database.db);
   expect(ext.rows).toHaveLength(1);
+});
+
+test('instances starting together type the vector column and build its index once, without colliding', async () => {
+  const instances = await Promise.all([1, 2, 3].map(() => connect({ databaseUrl: server.url, poolSize: 2 })));
+  onTestFinished(() => Promise.all(instances.map((i) => i.close())).then(() => undefined));
+  const results = await Promise.allSettled(instances.map((i) => prepareVectorColumn(i.db, 356)));
+  expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+  const column = await sql<{ type: string }>`
+    select format_type(atttypid, atttypmod) as type from pg_attribute
+    where attrelid = 'search_documents'::regclass and attname = 'embedding'`.execute(database.db);
+  expect(column.rows).toEqual([{ type: 'vector(356)' }]);
+  const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'search_documents' and indexdef like '%hnsw%'`.execute(
+    database.db,
+  );
+  expect(indexes.rows).toEqual([{ indexname: 'search_documents__embedding_hnsw_idx' }]);
 });
 
 test('a partner, its key and an authenticated lookup work over the wire', async () => {
