@@ -76,7 +76,12 @@ function progressBar(label: string): (done: number, total: number) => void {
   };
 }
 
-async function direct(config: Config, options: { databaseUrl: string } | { dataDir: string }, command: string, args: AdminArgs): Promise<object> {
+async function direct(
+  config: Config,
+  options: { databaseUrl: string; poolSize: number } | { dataDir: string },
+  command: string,
+  args: AdminArgs,
+): Promise<object> {
   const lock = 'dataDir' in options ? acquireDataDirLock(options.dataDir, 'cli') : undefined;
   try {
     const database = await connect(options);
@@ -112,7 +117,7 @@ async function run(): Promise<void> {
     if (config.embedder.kind !== 'local') throw new UsageError('build-embeddings is for EMBEDDER=local');
     result = await buildWordVectorCache(config.embedder.cacheDir, { onProgress: progressBar('word vectors') });
   } else if (config.databaseUrl) {
-    result = await direct(config, { databaseUrl: config.databaseUrl }, command, args);
+    result = await direct(config, { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize }, command, args);
   } else {
     const holder = liveLockHolder(config.dataDir);
     if (holder?.owner === 'server' && holder.adminPort && holder.adminToken) {

@@ -11,6 +11,8 @@ const Env = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  // Connections this instance's `pg` pool may open to DATABASE_URL (requests and background loops share them).
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(10),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -84,6 +86,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Most connections this instance opens to DATABASE_URL. */
+  databasePoolSize: number;
   publicUrl: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   nodeEnv: z.infer<typeof Env>['NODE_ENV'];
@@ -156,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     nodeEnv: e.NODE_ENV,

@@ -3,7 +3,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { inject } from 'vitest';
 import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
 import { startPgWireProxy } from './pg-wire-proxy.ts';
-import { copyTemplate, createEmptyDatabase, dropDatabase, urlOf } from './postgres.ts';
+import { copyTemplate, createEmptyDatabase, dropDatabase, terminateConnections, urlOf } from './postgres.ts';
 
 let template: Blob | undefined;
 
@@ -37,6 +37,8 @@ export interface ServerDatabase {
   /** A `postgres://` URL that several pools and server processes can open at once. */
   url: string;
   kind: 'postgres' | 'pglite-socket';
+  /** The server closes every connection to this database, as a restart or failover does. */
+  dropConnections(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,12 +52,13 @@ export async function serverDatabase(options: { migrated?: boolean } = {}): Prom
   const migrated = options.migrated ?? true;
   const postgres = inject('postgres');
   if (postgres) {
-    if (migrated) {
-      const copy = await copyTemplate(postgres);
-      return { url: copy.url, kind: 'postgres', close: copy.drop };
-    }
-    const name = await createEmptyDatabase(postgres, `empty_${Math.random().toString(36).slice(2, 10)}`);
-    return { url: urlOf(postgres.url, name), kind: 'postgres', close: () => dropDatabase(postgres, name) };
+    const name = migrated ? (await copyTemplate(postgres)).name : await createEmptyDatabase(postgres, `empty_${Math.random().toString(36).slice(2, 10)}`);
+    return {
+      url: urlOf(postgres.url, name),
+      kind: 'postgres',
+      dropConnections: () => terminateConnections(postgres, name),
+      close: () => dropDatabase(postgres, name),
+    };
   }
   if (migrated) template ??= new Blob([readFileSync(inject('templateDataDir'))]);
   const pglite = await createPglite(migrated ? { loadDataDir: template } : {});
@@ -66,6 +69,7 @@ export async function serverDatabase(options: { migrated?: boolean } = {}): Prom
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${proxy.port}/postgres?sslmode=disable`,
     kind: 'pglite-socket',
+    dropConnections: async () => proxy.dropConnections(),
     async close() {
       await proxy.close();
       await socket.stop();

@@ -57,6 +57,11 @@ export async function dropDatabase(t: PostgresTemplate, name: string): Promise<v
   await admin(t.url, (c) => c.query(`drop database if exists ${ident(name)} with (force)`));
 }
 
+/** Ends every session connected to `name` (pg_terminate_backend), as a server restart would. */
+export async function terminateConnections(t: PostgresTemplate, name: string): Promise<void> {
+  await admin(t.url, (c) => c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]));
+}
+
 /** Drops every database of this run (global teardown). */
 export async function dropRun(t: PostgresTemplate): Promise<void> {
   await admin(t.url, async (c) => {
