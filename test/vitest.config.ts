@@ -1,8 +1,9 @@
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** The one test configuration; vitest.postgres.config.ts runs part of the suite with it on real PostgreSQL. */
-export function testConfig(include: string[], exclude: string[] = []) {
+export function testConfig(include: string[], exclude: string[] = [], options: { isolate?: boolean } = {}) {
   return defineConfig({
     // Node resolves `graphql` to its CommonJS main (as graphql-tools, Apollo and graphql-ws load it); Vite
     // would pick the .mjs build for our files and end up with two graphql instances. Use what production uses.
@@ -14,6 +15,11 @@ export function testConfig(include: string[], exclude: string[] = []) {
       environment: 'node',
       globalSetup: ['test/setup/global-setup.ts'],
       pool: 'forks',
+      // At least two files at once (vitest's default is one fewer than the cores: one on this 2-core machine).
+      // Most test time is waiting — on server processes, sockets, the reading workers — so two overlap well;
+      // measured on the full suite: 12.0 min instead of 21.3 min on the shared machine.
+      maxWorkers: Math.max(2, os.availableParallelism()),
+      isolate: options.isolate ?? true,
       testTimeout: 30_000,
       hookTimeout: 60_000,
       env: { METADATA_SERVER_DETECTION: 'none', AWS_EC2_METADATA_DISABLED: 'true', LOG_LEVEL: 'silent' },

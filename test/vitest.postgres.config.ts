@@ -12,4 +12,11 @@ if (!process.env.TEST_DATABASE_URL) {
   throw new Error('test:postgres needs TEST_DATABASE_URL: eval "$(tools/postgres.sh start)" && TEST_DATABASE_URL=$DATABASE_URL npm run test:postgres');
 }
 
-export default testConfig(['test/api/**/*.test.ts', 'test/db/{invoice-recording,extraction-recovery,pg-server}.test.ts', 'test/e2e/multi-instance.test.ts']);
+// One module graph per worker (isolate: false): every file composes its own app on its own database, no test here
+// mocks a module, and the one global patch (adapter.test.ts watching outgoing connections) is undone in its
+// afterAll. Importing the app again for every file cost ~4 s a file: 27 files, most of the run's time.
+export default testConfig(
+  ['test/api/**/*.test.ts', 'test/db/{invoice-recording,extraction-recovery,pg-server}.test.ts', 'test/e2e/multi-instance.test.ts'],
+  [],
+  { isolate: false },
+);
