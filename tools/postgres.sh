@@ -13,7 +13,7 @@ BIN=/usr/lib/postgresql/15/bin
 
 # As root the cluster runs as the `postgres` user the Debian package creates (initdb refuses root); otherwise as us.
 as_owner() {
-  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$1"; else sh -c "$1"; fi
+  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "cd / && $1"; else sh -c "$1"; fi
 }
 
 installed() {

@@ -241,9 +241,12 @@ describe('deliveries over HTTPS, signed per Standard Webhooks', () => {
     together.set('/gone', { count: 2, held: [] });
     const gone = await register(`${receiverUrl}/gone`, ['invoice.created', 'invoice.processed']);
     await enqueue();
-    const state = await until('the webhook to be disabled', async () => {
+    // Settled: disabled, every delivery failed, and every request the receiver got is logged as an attempt (the
+    // second 410 is recorded after the first one disabled the webhook; an attempt never logged times this out).
+    const state = await until('the webhook to be disabled and every attempt logged', async () => {
       const s = await webhookState(gone.id);
-      return !s.enabled && s.deliveries.every((d: any) => d.status === 'failed') ? s : undefined;
+      const logged = s.deliveries.reduce((n: number, d: any) => n + d.attemptLog.length, 0);
+      return !s.enabled && s.deliveries.every((d: any) => d.status === 'failed') && logged === byPath('/gone').length ? s : undefined;
     });
     expect(state.disabledReason).toMatch(/410 Gone/);
     const sent = state.deliveries.filter((d: any) => d.attempts > 0);
