@@ -23,7 +23,8 @@ ENV NODE_ENV=production \
     PORT=4000 \
     DATA_DIR=/data \
     METADATA_SERVER_DETECTION=none \
-    AWS_EC2_METADATA_DISABLED=true
+    AWS_EC2_METADATA_DISABLED=true \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 RUN mkdir -p /data && chown node:node /data
 COPY --from=build --chown=node:node /app/package.json ./

@@ -10,6 +10,8 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         enumsAsTypes: true,
+        // The SDL is a federation subgraph: @key types get a typed __resolveReference (src/platform/graphql/federation.ts).
+        federation: true,
         contextType: '../context.ts#RequestContext',
         // GraphQL object types → the domain types the services return (field resolvers fill in the rest).
         mappers: {
@@ -64,6 +66,28 @@ const config: CodegenConfig = {
           EmailAddress: 'string',
           JSONObject: 'Record<string, unknown>',
           Upload: { input: 'unknown', output: 'never' },
+        },
+      },
+    },
+    // examples/graphql-client: the typed client a partner generates with the client preset (its operations are the
+    // graphql(`…`) calls in the example's files); documents as typed strings, sent with fetch.
+    'examples/graphql-client/generated/': {
+      documents: ['examples/graphql-client/*.ts'],
+      preset: 'client',
+      presetConfig: { fragmentMasking: false },
+      config: {
+        documentMode: 'string',
+        importExtension: '.ts',
+        useTypeImports: true,
+        enumsAsTypes: true,
+        scalars: {
+          UUID: 'string',
+          Date: 'string',
+          DateTime: 'string',
+          URL: 'string',
+          EmailAddress: 'string',
+          JSONObject: 'Record<string, unknown>',
+          Upload: { input: 'Blob', output: 'never' },
         },
       },
     },

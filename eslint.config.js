@@ -127,9 +127,9 @@ export default tseslint.config(
   },
   // Justified readers of process.env besides the config module: tests and benchmarks start child processes and
   // servers with an environment of their own and read their own knobs (BENCH_SUBSCRIBERS, CHROMIUM_PATH, …);
-  // the corpus generator is a standalone tool.
+  // the corpus generator is a standalone tool; the client examples are a partner's programs (PARTNER_API_URL/KEY).
   {
-    files: ['src/platform/config.ts', 'test/**/*.ts', 'bench/**/*.ts', 'corpus/**/*.ts'],
+    files: ['src/platform/config.ts', 'test/**/*.ts', 'bench/**/*.ts', 'corpus/**/*.ts', 'examples/**/*.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   ...layering,

@@ -9,6 +9,7 @@ const BENCHES: Record<string, string> = {
   labor: 'labor-report.ts',
   hostile: 'hostile-queries.ts',
   http: 'http/main.ts',
+  memory: 'memory.ts',
 };
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = names.filter((n) => !(n in BENCHES));

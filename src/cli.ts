@@ -8,7 +8,8 @@ import { type Config, loadConfig } from './platform/config.ts';
 import { AppError } from './platform/errors.ts';
 import { buildWordVectorCache } from './platform/embeddings/word-vector-cache.build.ts';
 
-// Admin CLI: `npm run admin -- <command> [--flag value ...]`, one JSON line on stdout. `npm run seed -- --demo`
+// Admin CLI: `npm run --silent admin -- <command> [--flag value ...]`, one JSON line on stdout (--silent keeps npm's
+// `> script` header off stdout). `npm run seed -- --demo`
 // is the `seed` command (`--demo` is a bare flag).
 // With the embedded database it never opens a data directory another process holds: while a server owns
 // it, the command goes through that server's loopback admin endpoint.
@@ -78,7 +79,7 @@ function progressBar(label: string): (done: number, total: number) => void {
 
 async function direct(
   config: Config,
-  options: { databaseUrl: string; poolSize: number } | { dataDir: string },
+  options: { databaseUrl: string; poolSize: number } | { dataDir: string; sharedBuffers?: string },
   command: string,
   args: AdminArgs,
 ): Promise<object> {
@@ -126,7 +127,7 @@ async function run(): Promise<void> {
     } else if (holder) {
       throw new DataDirLockedError(holder, config.dataDir);
     } else {
-      result = await direct(config, { dataDir: config.dataDir }, command, args);
+      result = await direct(config, { dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers }, command, args);
     }
   }
   if (command === 'seed') result = withCurl(result as DemoSeedSummary, config, serverPort);

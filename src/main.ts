@@ -26,6 +26,7 @@ import { EXPLORER_PAGE, mountDeveloperPages, sendDeveloperPage } from './web/dev
 import { mountSignInRoutes } from './web/sign-in.routes.ts';
 import { mountSsoRoutes } from './web/sso.routes.ts';
 import { mountAppPages } from './web/pages/app-pages.routes.ts';
+import { mountDocumentRoutes } from './web/documents.routes.ts';
 import { compose } from './app/compose.ts';
 import type { Services } from './app/services.ts';
 import type { WebhookSettings } from './modules/webhooks/webhooks.service.ts';
@@ -69,7 +70,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     if (config.databaseUrl) database = await connect({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
     else {
       lock = acquireDataDirLock(config.dataDir, 'server');
-      database = await connect({ dataDir: config.dataDir }).catch((err) => {
+      database = await connect({ dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers }).catch((err) => {
         lock?.release();
         throw err;
       });
@@ -103,6 +104,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     reader = createDocumentReader({
       limits: config.readLimits,
       ocr: config.ocr,
+      idleReleaseMs: config.readerIdleReleaseMs,
       onOcrStatus: (s) => (s.fallbackReason ? app.log.warn({ ocr: s }, s.fallbackReason) : app.log.info({ ocr: s }, `OCR engine: ${s.engine}`)),
       onRead: metrics.documentRead,
     });
@@ -165,6 +167,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     mountSignInRoutes(app, { provisioning: services.provisioning, sso: services.sso });
     mountSsoRoutes(app, { sso: services.sso, publicUrl: () => publicUrl, log: app.log });
     mountAppPages(app, { executor, createContext, services, now: options.now });
+    mountDocumentRoutes(app, services);
     let adminToken: string | undefined;
     if (lock) {
       mountAdminEndpoint(app, () => adminToken, { partners: services.partners, search: services.search, seed: { services, db } });

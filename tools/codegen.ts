@@ -4,14 +4,18 @@
 //   - src/app/generated/resolvers.ts        graphql-codegen: SDL → resolver types mapped to our domain types;
 //   - src/platform/rest/generated/operations.ts  graphql-codegen: the stored REST operations' result types;
 //   - src/platform/db/generated/db.ts        kysely-codegen: the table types of the migrated database (in-memory
-//                                            PGlite, the same migrations the server runs).
-import { readFileSync, writeFileSync } from 'node:fs';
+//                                            PGlite, the same migrations the server runs);
+//   - examples/graphql-client/generated/     graphql-codegen's client preset: the GraphQL example's typed operations;
+//   - examples/rest-client/generated/openapi.ts  openapi-typescript: the REST example's types of schema/openapi.yaml.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { executeCodegen } from '@graphql-codegen/cli';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import { generate, PostgresDialect as IntrospectedPostgres } from 'kysely-codegen';
+import openapiTS, { astToString } from 'openapi-typescript';
 import pg from 'pg';
+import ts from 'typescript';
 import config from '../codegen.ts';
 import { createPglite } from '../src/platform/db/connect.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
@@ -40,6 +44,16 @@ function storedOperations(content: string): string {
   return `\n/** Every stored operation (src/modules/<domain>/operations/<Name>.graphql) by name. */\nexport interface StoredOperations {\n${ops.join('\n')}\n}\n`;
 }
 
+/** The REST example's types: every path, parameter, body and response of the published OpenAPI document. */
+async function restClientOutput(): Promise<{ file: string; content: string }> {
+  const ast = await openapiTS(new URL('../schema/openapi.yaml', import.meta.url), {
+    silent: true,
+    // A multipart file part is what FormData takes (a Blob), not the default string.
+    transform: (schema) => (schema.format === 'binary' ? ts.factory.createTypeReferenceNode('Blob') : undefined),
+  });
+  return { file: 'examples/rest-client/generated/openapi.ts', content: HEADER + astToString(ast) };
+}
+
 async function databaseOutput(): Promise<{ file: string; content: string }> {
   const pglite = await createPglite();
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool(createPgConfig(pglite)) }) });
@@ -65,7 +79,7 @@ async function databaseOutput(): Promise<{ file: string; content: string }> {
 }
 
 const check = process.argv.includes('--check');
-const outputs = [...(await graphqlOutputs()), await databaseOutput()];
+const outputs = [...(await graphqlOutputs()), await databaseOutput(), await restClientOutput()];
 if (check) {
   const read = (file: string) => {
     try {
@@ -81,6 +95,9 @@ if (check) {
   }
   console.log(`codegen:check: ${outputs.length} generated files are up to date`);
 } else {
-  for (const o of outputs) writeFileSync(path.join(ROOT, o.file), o.content);
+  for (const o of outputs) {
+    mkdirSync(path.dirname(path.join(ROOT, o.file)), { recursive: true });
+    writeFileSync(path.join(ROOT, o.file), o.content);
+  }
   console.log(`codegen: wrote ${outputs.map((o) => o.file).join(', ')}`);
 }

@@ -7,7 +7,9 @@
 // e-invoice the document carries first); --text-only scores the visible-text engine alone. --pages reads pre-read
 // pages (tools/dump-pages.ts, the text engine alone) instead of running the reader. --strip-attachments evaluates copies of the PDFs
 // without their embedded files (the e-invoice XML), so the text engine's own figure shows. --corpus generates
-// invoices (corpus/) into --out or a temporary folder (removed afterwards) and evaluates them.
+// invoices (corpus/) into --out or a temporary folder (removed afterwards) and evaluates them. Receipts are read by
+// PP-OCR and then by the tesseract.js fallback, and a table puts the two side by side; --ocr ppocr|tesseract reads
+// with that engine alone.
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,9 +17,10 @@ import path from 'node:path';
 import { writeCorpus } from '../../corpus/generate.ts';
 import { corpusOptions, option, tagFilters } from '../../corpus/options.ts';
 import { stripFolder } from '../../corpus/strip-attachments.ts';
+import type { OcrEngineName } from '../../src/extraction/ocr-engine.ts';
 import type { ReadResult } from '../../src/extraction/reader.ts';
 import type { PageText } from '../../src/extraction/types.ts';
-import { printReport } from './print.ts';
+import { printEngineComparison, printReport } from './print.ts';
 import { buildReport } from './report.ts';
 import { evaluate, type Entry } from './run.ts';
 
@@ -51,34 +54,48 @@ async function main(argv: string[]) {
     const manifest = (JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Entry[]).filter(
       (e) => (!filters.languages || filters.languages.includes(e.language as never)) && (!filters.layouts || filters.layouts.includes(e.layout as never)),
     );
-    const engine = option(argv, 'ocr') ?? 'ppocr';
-    if (engine !== 'ppocr' && engine !== 'tesseract') throw new Error('--ocr takes ppocr or tesseract');
-    const reader = pagesDir ? null : (await import('../../src/extraction/reader.ts')).createDocumentReader({ ocr: { engine } });
-    const ocrStatus = await reader?.pool.ocrStatus(60_000);
-    if (reader)
-      log(`OCR engine: ${ocrStatus?.engine ?? 'unknown (not loaded within 60 s)'}${ocrStatus?.fallbackReason ? ` — ${ocrStatus.fallbackReason}` : ''}`);
+    const asked = option(argv, 'ocr');
+    if (asked !== undefined && asked !== 'ppocr' && asked !== 'tesseract') throw new Error('--ocr takes ppocr or tesseract');
+    const engine: OcrEngineName = asked ?? 'ppocr';
     const textOnly = argv.includes('--text-only');
-    const read = async (e: Entry): Promise<PageText[] | ReadResult> => {
-      if (pagesDir) {
-        const r = JSON.parse(await readFile(path.join(pagesDir, `${e.file}.json`), 'utf8')) as { pages?: PageText[]; error?: string };
-        if (!r.pages) throw new Error(r.error ?? 'no pages');
-        return r.pages;
-      }
-      const r = await reader!.read(new Uint8Array(await readFile(path.join(dir!, e.file))), e.kind);
-      return textOnly ? r.pages : r;
-    };
     const t0 = performance.now();
-    let docs;
-    try {
-      docs = await evaluate(manifest, read);
-    } finally {
-      await reader?.close();
-    }
+    const docs = pagesDir ? await evaluate(manifest, (e) => readPages(pagesDir, e)) : await evaluateWith(engine, dir, manifest, textOnly);
     const report = buildReport(docs);
     log(`evaluated ${docs.length} documents in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    console.log(json ? JSON.stringify(report, null, 2) : printReport(report, verbose));
+    // Receipts are also read by the fallback engine unless one engine was asked for: the two side by side.
+    const receipts = manifest.filter((e) => e.kind === 'receipt');
+    const compare = !pagesDir && !asked && receipts.length > 0;
+    const fallback = compare ? buildReport(await evaluateWith('tesseract', dir, receipts, textOnly)) : null;
+    if (json) console.log(JSON.stringify(fallback ? { ...report, fallback } : report, null, 2));
+    else
+      console.log(
+        printReport(report, verbose) +
+          (fallback ? `\n\n${printEngineComparison({ ppocr: buildReport(docs.filter((d) => d.kind === 'receipt')), tesseract: fallback })}` : ''),
+      );
   } finally {
     for (const t of temp) await rm(t, { recursive: true, force: true });
+  }
+}
+
+/** Pages dumped by tools/dump-pages.ts. */
+async function readPages(pagesDir: string, e: Entry): Promise<PageText[]> {
+  const r = JSON.parse(await readFile(path.join(pagesDir, `${e.file}.json`), 'utf8')) as { pages?: PageText[]; error?: string };
+  if (!r.pages) throw new Error(r.error ?? 'no pages');
+  return r.pages;
+}
+
+/** The documents read by the reader with the given OCR engine (whole results, or pages alone with `textOnly`). */
+async function evaluateWith(engine: OcrEngineName, dir: string, entries: Entry[], textOnly: boolean) {
+  const reader = (await import('../../src/extraction/reader.ts')).createDocumentReader({ ocr: { engine } });
+  const status = await reader.pool.ocrStatus(60_000);
+  log(`OCR engine: ${status?.engine ?? 'unknown (not loaded within 60 s)'}${status?.fallbackReason ? ` — ${status.fallbackReason}` : ''}`);
+  try {
+    return await evaluate(entries, async (e): Promise<PageText[] | ReadResult> => {
+      const r = await reader.read(new Uint8Array(await readFile(path.join(dir, e.file))), e.kind);
+      return textOnly ? r.pages : r;
+    });
+  } finally {
+    await reader.close();
   }
 }
 

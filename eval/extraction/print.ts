@@ -97,3 +97,26 @@ export function printReport(report: Report, verbose: boolean): string {
   if (verbose) rows.push('', 'failures:', ...report.failures.map((f) => `  ${f}`));
   return rows.join('\n');
 }
+
+/**
+ * Receipts read by each OCR engine, side by side: merchant, date and total per source, and latency per receipt
+ * (`reports` maps an engine's name to the report of the same receipts read with it).
+ */
+export function printEngineComparison(reports: Record<string, Report>): string {
+  const rows = ['receipts by OCR engine'.padEnd(44) + ['docs', 'merchant', 'date', 'total', 'p50 ms', 'p95 ms'].map((h) => h.padStart(9)).join('')];
+  for (const [engine, r] of Object.entries(reports)) {
+    const all: GroupRow = { key: 'all', documents: r.documents, header: r.header.receipt!, fields: r.fields.receipt ?? {}, lines: null };
+    for (const g of [all, ...r.bySource.filter((s) => s.fields.total)]) {
+      const lat = r.latencyMsPerPage[g.key === 'all' ? 'receipt/ocr' : `receipt/ocr ${g.key}`];
+      const cells = [g.fields.vendorName, g.fields.invoiceDate, g.fields.total].map((c) => pct(c?.accuracy).padStart(9));
+      rows.push(
+        `  ${engine} ${g.key}`.padEnd(44) +
+          String(g.documents).padStart(9) +
+          cells.join('') +
+          String(lat?.p50 ?? '-').padStart(9) +
+          String(lat?.p95 ?? '-').padStart(9),
+      );
+    }
+  }
+  return rows.join('\n');
+}

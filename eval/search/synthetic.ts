@@ -281,6 +281,8 @@ export function syntheticInvoiceDocuments(count: number, tenantId: string, seed 
       status: 'processed',
       error: null,
       pages: [1],
+      duplicateOf: null,
+      forced: false,
       createdAt: new Date(),
     };
     docs.push(searchDocumentOfInvoice(invoice, lineItems));

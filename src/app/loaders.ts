@@ -2,6 +2,8 @@ import DataLoader from 'dataloader';
 import type { RequestContext } from './context.ts';
 import type { InventoryItem } from '../modules/inventory/inventory.service.ts';
 import type { Invoice, LineItem } from '../modules/invoices/invoice.ts';
+import type { ExtractionAccuracy, InvoiceCorrection } from '../modules/invoices/invoice-corrections.ts';
+import type { DocumentRow } from '../modules/documents/documents.queries.ts';
 import type { Receipt } from '../modules/receipts/receipts.service.ts';
 import type { Employee, Shift } from '../modules/scheduling/scheduling.model.ts';
 import type { StoreRow, TenantRow, UserRow } from '../modules/tenants/tenants.service.ts';
@@ -23,6 +25,9 @@ export interface Loaders {
   receiptLineItems: DataLoader<string, LineItem[], string>;
   receiptNotes: DataLoader<string, string[], string>;
   vendor: DataLoader<string, Vendor | null, string>;
+  invoiceCorrections: DataLoader<string, InvoiceCorrection[], string>;
+  vendorAccuracy: DataLoader<Vendor, ExtractionAccuracy, string>;
+  document: DataLoader<string, DocumentRow | null, string>;
 }
 
 const perRequest = new WeakMap<RequestContext, Loaders>();
@@ -57,6 +62,9 @@ export function loaders(ctx: RequestContext): Loaders {
       }),
       receiptNotes: new DataLoader(async (ids) => ctx.services.receipts.notesOf(await ownTenants(), ids), { cacheKeyFn: key }),
       vendor: new DataLoader(async (ids) => ctx.services.vendors.byIds(await ownTenants(), ids), { cacheKeyFn: key }),
+      invoiceCorrections: new DataLoader(async (ids) => ctx.services.corrections.ofInvoices(await ownTenants(), ids), { cacheKeyFn: key }),
+      vendorAccuracy: new DataLoader(async (vendors) => ctx.services.corrections.accuracyOf(await ownTenants(), vendors), { cacheKeyFn: (v) => key(v.id) }),
+      document: new DataLoader(async (ids) => ctx.services.documentLinks.byIds(await ownTenants(), ids), { cacheKeyFn: key }),
     };
     perRequest.set(ctx, l);
   }

@@ -8,6 +8,7 @@ import { scalarResolvers } from '../platform/graphql/scalars.ts';
 import { schedulingResolvers } from '../modules/scheduling/scheduling.resolvers.ts';
 import { searchResolvers } from '../modules/search/search.resolvers.ts';
 import { spendResolvers } from '../modules/spend/spend.resolvers.ts';
+import { profitAndLossResolvers } from '../modules/pnl/pnl.resolvers.ts';
 import { storeResolvers } from '../modules/tenants/stores.resolvers.ts';
 import { tenantResolvers } from '../modules/tenants/tenants.resolvers.ts';
 import { usageResolvers } from '../modules/usage/usage.resolvers.ts';
@@ -39,4 +40,5 @@ export const resolvers = [
   adapterResolvers,
   brandingResolvers,
   spendResolvers,
+  profitAndLossResolvers,
 ];

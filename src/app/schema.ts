@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeExecutableSchema } from '@graphql-tools/schema';
 import { parse as parseYaml } from 'yaml';
 import { enforceDeadlines } from '../platform/graphql/deadline.ts';
+import { buildSubgraph } from '../platform/graphql/federation.ts';
 import { resolvers } from './resolvers.ts';
 
 // The SDL is spread over the domain modules (src/modules/<domain>/<domain>.graphql) plus the shared
@@ -26,9 +26,9 @@ export function loadTypeDefs(): string[] {
   return [COMMON_SDL, ...moduleFiles].map((f) => readFileSync(f, 'utf8'));
 }
 
-/** The executable schema; every resolver of ours honours the request's execution deadline. */
+/** The executable schema, a federation subgraph; every resolver of ours honours the request's execution deadline. */
 export function buildSchema() {
-  return enforceDeadlines(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers }));
+  return enforceDeadlines(buildSubgraph(loadTypeDefs(), resolvers));
 }
 
 export function loadOpenApiDocument(): unknown {

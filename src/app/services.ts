@@ -27,6 +27,9 @@ import { createSchedulingService } from '../modules/scheduling/scheduling.servic
 import { createSearchService } from '../modules/search/search.service.ts';
 import { createSsoService } from '../modules/embed/sso/sso.service.ts';
 import { createSpendService } from '../modules/spend/spend.service.ts';
+import { createProfitAndLossService } from '../modules/pnl/pnl.service.ts';
+import { createInvoiceCorrections } from '../modules/invoices/invoice-corrections.ts';
+import { createDocumentLinks } from '../modules/documents/document-links.ts';
 import type { BlobStore } from '../platform/storage/index.ts';
 import { createTenantsService } from '../modules/tenants/tenants.service.ts';
 import { createUploadsService } from '../modules/documents/uploads.service.ts';
@@ -77,6 +80,8 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     tenants,
   });
   const vendors = createVendorsService(db, tenants);
+  const scheduling = createSchedulingService(db, { tenants, now: infra.now });
+  const spend = createSpendService(db, { tenants, now: infra.now });
   const rateLimits = infra.rateLimiter ?? createRateLimiter({ store: 'memory', now: infra.now });
   const usage = createUsageService(db, { rateLimits, now: infra.now });
   const publicUrl = infra.publicUrl ?? (() => 'http://localhost:4000');
@@ -110,9 +115,15 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
     provisioning,
     sso: createSsoService(db, { provisioning, publicUrl, allowLoopback: infra.webhooks?.allowLoopback ?? false, now: infra.now }),
     inventory: createInventoryService(db, { tenants, now: infra.now }),
-    scheduling: createSchedulingService(db, { tenants, now: infra.now }),
+    scheduling,
     /** Spend per cost category and vendor over a period (the P&L page, GraphQL spendReport). */
-    spend: createSpendService(db, { tenants, now: infra.now }),
+    spend,
+    /** Sales against cost of goods, labor and prime cost (GraphQL profitAndLoss, the P&L page). */
+    profitAndLoss: createProfitAndLossService({ tenants, scheduling, spend, now: infra.now }),
+    /** A person's corrections of extracted invoices, and the per-vendor accuracy they give. */
+    corrections: createInvoiceCorrections(db, { tenants, search, now: infra.now }),
+    /** Short-lived signed links to the original documents (GraphQL Invoice.original, GET /documents/{id}). */
+    documentLinks: createDocumentLinks(db, { blobs: infra.blobs, publicUrl, now: infra.now }),
     /** The partner's white label of the tenant pages. */
     branding: createBrandingService(db),
     /** Live domain events of this process (fed by the dispatcher from the outbox). */

@@ -4,6 +4,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
 import { readEInvoiceXml } from './einvoice/read-einvoice.ts';
 import type { EInvoiceReading } from './einvoice/types.ts';
 import type { OcrEngine } from './ocr.ts';
@@ -14,6 +15,9 @@ import type { OpenedPdf, PdfTextPage } from './pdf-text.ts';
 import type { SliceResult, SliceSpec, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
 import type { PageText } from './types.ts';
+
+// libvips keeps recent operations and their pixels (up to 50 MB) for reuse; each image is read once here.
+sharp.cache(false);
 
 /** Render scale for OCR of text-less PDF pages. */
 const PDF_OCR_DPI = 300;

@@ -1,8 +1,9 @@
-// The options and inputs of the reading pool (worker-pool.ts).
+// The options and inputs of the reading pool (worker-pool.ts), and the shapes of its jobs and worker slots.
 
+import type { Worker } from 'node:worker_threads';
 import type { PreprocessOptions } from './ocr.ts';
 import type { OcrSettings, OcrStatus } from './ocr-engine.ts';
-import type { ReadLimits } from './read-slices.ts';
+import type { DocumentProgress, ReadLimits, ReadOutcome } from './read-slices.ts';
 import type { FileType } from './types.ts';
 
 export interface ReadPoolOptions {
@@ -14,6 +15,8 @@ export interface ReadPoolOptions {
   limits?: Partial<ReadLimits>;
   /** Work per slice before a document yields its worker; default SLICE_MS. */
   sliceMs?: number;
+  /** A worker idle this long leaves (its memory with it); 0 keeps workers for the pool's life. Default 60 000. */
+  idleReleaseMs?: number;
   /** Start all workers (and their OCR engines) now instead of on first use. */
   warm?: boolean;
   /** Override the worker entry (tests). */
@@ -39,4 +42,26 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Whose document this is (a tenant id): documents are interleaved fairly across lanes. Default: one shared lane. */
   lane?: string;
+}
+
+export interface Job {
+  id: number;
+  lane: string;
+  bytes: Uint8Array;
+  /** Null for the crash test hook. */
+  progress: DocumentProgress | null;
+  timeoutMs: number;
+  resolve: (outcome: ReadOutcome) => void;
+  reject: (err: Error) => void;
+}
+
+export interface Slot {
+  worker: Worker;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+  dead: boolean;
+  /** Ids of the jobs whose document this worker holds open, least recently used first. */
+  open: number[];
+  /** Set while the worker is idle: it leaves when this fires. */
+  idleTimer: NodeJS.Timeout | null;
 }

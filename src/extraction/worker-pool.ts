@@ -12,15 +12,14 @@
 // its worker is replaced; close() terminates every worker and fails queued jobs.
 
 import os from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import { FairQueue } from './fair-queue.ts';
 import type { OcrEngineName, OcrSettings, OcrStatus } from './ocr-engine.ts';
 import { DEFAULT_READ_LIMITS, DocumentProgress } from './read-slices.ts';
 import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
-import { startWorker } from './worker-thread.ts';
+import { askToLeave, startWorker } from './worker-thread.ts';
 import { siblingModule } from '../platform/lib/module-file.ts';
-import type { ReadJobInput, ReadPoolOptions, RunOptions } from './worker-pool-options.ts';
+import type { Job, ReadJobInput, ReadPoolOptions, RunOptions, Slot } from './worker-pool-options.ts';
 
 export type { ReadJobInput, ReadPoolOptions, RunOptions };
 
@@ -32,33 +31,19 @@ const SLICE_MS = 300;
 const OPEN_PER_WORKER = 2;
 /** How long close() waits for a worker to finish its native work and leave before it terminates the thread. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * A worker idle this long leaves, and its memory with it (its OCR models and their buffers: ~300–450 MB a busy
+ * worker); the next document starts a fresh one (its models load in ~0.3 s).
+ */
+const IDLE_RELEASE_MS = 60_000;
 const SHARED_LANE = '';
-
-interface Job {
-  id: number;
-  lane: string;
-  bytes: Uint8Array;
-  /** Null for the crash test hook. */
-  progress: DocumentProgress | null;
-  timeoutMs: number;
-  resolve: (outcome: ReadOutcome) => void;
-  reject: (err: Error) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  job: Job | null;
-  timer: NodeJS.Timeout | null;
-  dead: boolean;
-  /** Ids of the jobs whose document this worker holds open, least recently used first. */
-  open: number[];
-}
 
 export class ReadPool {
   readonly size: number;
   private readonly timeoutMs: number;
   private readonly limits: ReadLimits;
   private readonly sliceMs: number;
+  private readonly idleReleaseMs: number;
   private readonly workerUrl: URL;
   private readonly slots: Slot[] = [];
   private readonly queue = new FairQueue<Job>();
@@ -78,6 +63,7 @@ export class ReadPool {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SLICE_TIMEOUT_MS;
     this.limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
     this.sliceMs = options.sliceMs ?? SLICE_MS;
+    this.idleReleaseMs = options.idleReleaseMs ?? IDLE_RELEASE_MS;
     this.workerUrl = options.workerUrl ?? siblingModule('./read.worker', import.meta.url);
     this.ocr = options.ocr ?? {};
     this.onOcrStatus = options.onOcrStatus;
@@ -143,17 +129,9 @@ export class ReadPool {
     await Promise.all(
       this.slots.splice(0).map(async (slot) => {
         slot.dead = true;
+        if (slot.idleTimer) clearTimeout(slot.idleTimer);
         this.finish(slot)?.reject(err);
-        // Asked to leave, the worker finishes its native work first; terminate() only when it does not within the grace.
-        if (slot.worker.threadId < 0) return; // already gone
-        const exited = new Promise<boolean>((resolve) => slot.worker.once('exit', () => resolve(true)));
-        slot.worker.postMessage({ type: 'shutdown' } satisfies WorkerRequest);
-        // A referenced timer: the workers are unreferenced, so an unreferenced wait would let the process end mid-close.
-        let timer: NodeJS.Timeout | undefined;
-        const grace = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS, false)));
-        const left = await Promise.race([exited, grace]);
-        clearTimeout(timer);
-        if (!left) await slot.worker.terminate().catch(() => undefined);
+        await askToLeave(slot.worker, SHUTDOWN_GRACE_MS);
       }),
     );
   }
@@ -168,7 +146,7 @@ export class ReadPool {
 
   private spawn(): Slot {
     const worker = startWorker(this.workerUrl, { ocr: this.ocr });
-    const slot: Slot = { worker, job: null, timer: null, dead: false, open: [] };
+    const slot: Slot = { worker, job: null, timer: null, dead: false, open: [], idleTimer: null };
     worker.on('message', (res: WorkerResponse) => this.onMessage(slot, res));
     worker.on('error', (err: Error) => this.onFailure(slot, `the reading worker failed: ${err.message}`));
     worker.on('exit', (code) => this.onFailure(slot, `the reading worker exited unexpectedly (code ${code})`));
@@ -183,13 +161,31 @@ export class ReadPool {
       const idle = this.slots.filter((s) => !s.job && !s.dead);
       if (idle.length === 0 && this.slots.length >= this.size) return;
       const job = this.queue.take();
-      if (!job) return;
+      if (!job) return this.releaseWhenIdle(idle);
       // Fairness picks the job; among idle workers, one that has its document open saves reopening it.
       this.start(idle.find((s) => s.open.includes(job.id)) ?? idle[0] ?? this.spawn(), job);
     }
   }
 
+  /** Idle workers that hold no document between its slices leave after `idleReleaseMs` unless given work first. */
+  private releaseWhenIdle(idle: Slot[]): void {
+    if (this.idleReleaseMs <= 0) return;
+    for (const slot of idle) {
+      if (slot.idleTimer) continue;
+      slot.idleTimer = setTimeout(() => {
+        slot.idleTimer = null;
+        if (slot.job || slot.dead || this.closed || slot.open.length > 0) return;
+        slot.dead = true;
+        this.slots.splice(this.slots.indexOf(slot), 1);
+        void askToLeave(slot.worker, SHUTDOWN_GRACE_MS);
+      }, this.idleReleaseMs);
+      slot.idleTimer.unref();
+    }
+  }
+
   private start(slot: Slot, job: Job): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => {

@@ -47,3 +47,19 @@ function bootstrapCode(entry: URL): string {
   tsxApiUrl ??= pathToFileURL(require.resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href;
   return `import(${JSON.stringify(tsxApiUrl)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
 }
+
+/**
+ * Asks a reading worker to leave (a `shutdown` message: it finishes its native work, releases its OCR engine and
+ * exits) and terminates it when it has not left within `graceMs`. Resolves once it is gone.
+ */
+export async function askToLeave(worker: Worker, graceMs: number): Promise<void> {
+  if (worker.threadId < 0) return; // already gone
+  const exited = new Promise<boolean>((resolve) => worker.once('exit', () => resolve(true)));
+  worker.postMessage({ type: 'shutdown' });
+  // A referenced timer: the workers are unreferenced, so an unreferenced wait would let the process end mid-close.
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, graceMs, false)));
+  const left = await Promise.race([exited, grace]);
+  clearTimeout(timer);
+  if (!left) await worker.terminate().catch(() => undefined);
+}

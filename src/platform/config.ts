@@ -13,6 +13,11 @@ const Env = z.object({
   DATABASE_URL: z.string().url().optional(),
   // Connections this instance's `pg` pool may open to DATABASE_URL (requests and background loops share them).
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(10),
+  // Postgres' shared_buffers inside the embedded PGlite (initialised, so resident, at start): 128MB by default there.
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, 'a size such as 32MB')
+    .default('32MB'),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -56,6 +61,8 @@ const Env = z.object({
   OCR_ENGINE: z.enum(['ppocr', 'tesseract']).default('ppocr'),
   OCR_MODEL_DIR: z.string().min(1).optional(),
   OCR_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  // A reading worker idle this long leaves with its OCR models and buffers; 0 keeps workers for the process's life.
+  READER_IDLE_RELEASE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   // The adapter's s3:// sources (src/adapter/object-storage.ts); credentials: these, else the AWS SDK's default chain.
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z
@@ -88,6 +95,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Most connections this instance opens to DATABASE_URL. */
   databasePoolSize: number;
+  /** shared_buffers of the embedded database (PGLITE_SHARED_BUFFERS). */
+  pgliteSharedBuffers: string;
   publicUrl: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   nodeEnv: z.infer<typeof Env>['NODE_ENV'];
@@ -121,6 +130,8 @@ export interface Config {
   authCacheMs: number;
   /** How much of one document the local engine reads at most; what it leaves unread is noted on the document. */
   readLimits: ReadLimits;
+  /** READER_IDLE_RELEASE_MS. */
+  readerIdleReleaseMs: number;
   /** The OCR engine the reading workers run. */
   ocr: OcrSettings;
   /** Where the adapter reads s3:// and gs:// sources from (GCS_API_ENDPOINT / GCS_PROJECT_ID serve both uses). */
@@ -161,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     nodeEnv: e.NODE_ENV,
@@ -197,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     authCacheMs: e.AUTH_CACHE_MS,
     readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },
+    readerIdleReleaseMs: e.READER_IDLE_RELEASE_MS,
     ocr: { engine: e.OCR_ENGINE, threads: e.OCR_THREADS, ...(e.OCR_MODEL_DIR ? { modelDir: e.OCR_MODEL_DIR } : {}) },
     objectSources: {
       s3: {

@@ -82,6 +82,20 @@ describe('seedDemo', () => {
     expect(demo.startDate).toBe(addDays(demo.endDate, -29));
     const viewer = await http(t.base, 'POST', '/graphql', { headers: key(), json: { query: '{ viewer { name tier tenants { id } } }' } });
     expect(viewer.body.data.viewer).toEqual({ name: DEMO_PARTNER_NAME, tier: 'embed', tenants: [{ id: demo.tenantId }] });
+    // A month of vendor invoices, read from their PDFs and kept with them; the P&L has its cost of goods.
+    expect(demo.counts.invoices).toBeGreaterThanOrEqual(60);
+    const pnl = await http(t.base, 'POST', '/graphql', {
+      headers: key(),
+      json: {
+        query: `{ profitAndLoss(period: custom, startDate: "${demo.startDate}", endDate: "${demo.endDate}") { invoiceCount costOfGoodsPercent laborPercent primeCostPercent } }`,
+      },
+    });
+    const p = pnl.body.data.profitAndLoss;
+    expect(p.invoiceCount).toBe(demo.counts.invoices);
+    expect(p.costOfGoodsPercent).toBeGreaterThan(20);
+    expect(p.costOfGoodsPercent).toBeLessThan(40);
+    expect(p.primeCostPercent).toBeGreaterThan(45);
+    expect(p.primeCostPercent).toBeLessThan(70);
     expect(demo.laborReportPath).toBe(`/api/v1/partner/tenants/${demo.tenantId}/scheduling/labor-report?startDate=${demo.startDate}&endDate=${demo.endDate}`);
   });
 

@@ -215,13 +215,19 @@ describe('/app pages', () => {
     expect(inventory.html).toContain('$130.00'); // 4 cases × 32.50
     const scheduling = await page(cookie, '/app/scheduling');
     expect(scheduling.html).toContain('Cara Diaz');
-    expect(scheduling.html).toMatch(/Scheduled hours<\/span><span class="v">7\.5</);
-    expect(scheduling.html).toMatch(/Actual hours<\/span><span class="v">8\.5</);
+    expect(scheduling.html).toMatch(/Scheduled to date<\/span><span class="v">7\.5 h</);
+    expect(scheduling.html).toMatch(/Worked to date<\/span><span class="v">8\.5 h</);
 
     const october = await page(cookie, '/app/pl?from=2026-10-01&to=2026-10-31');
-    expect(october.html).toContain('<svg role="img" aria-label="Spend by cost category"');
-    expect(october.html).toContain('$206.25');
-    expect((await page(cookie, '/app/reports')).html).toContain('Profit &amp; loss: spend');
+    expect(october.html).toContain('data-chart=');
+    expect(october.html).toContain('$187.50'); // the produce lines before tax: cost of goods
+    const reports = await page(cookie, '/app/reports?period=custom&from=2026-11-01&to=2026-11-20');
+    expect(reports.html).toContain('<h1>Reports</h1>');
+    expect(reports.html).toContain('Cara Diaz');
+    const csv = await page(cookie, '/app/reports/labor.csv?period=custom&from=2026-11-01&to=2026-11-20');
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="labor_2026-11-01_2026-11-20.csv"');
+    expect(csv.html.split('\r\n')[1]).toBe('Cara Diaz,server,20,7.5,8.5,1,8.5,0,170,1,1');
     const bad = await page(cookie, '/app/pl?from=yesterday');
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('Check the address');

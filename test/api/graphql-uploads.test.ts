@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DeliveredInvoice } from '../../src/extraction/types.ts';
 import { CAFE_RECEIPT, equipmentInvoice, invoicePages, invoiceTotals, makeInvoicePdf, paperGoodsInvoice } from '../fixtures/invoice-documents.ts';
@@ -39,8 +40,16 @@ function fields(i: number, vendor: string): DeliveredInvoice {
 beforeAll(async () => {
   t = await startTestApp({ onQuery: (sql) => statements.push(sql) });
   partner = await t.createPartner({ tier: 'storage' });
-  const doc = { fileType: 'pdf' as const, mimeType: 'application/pdf', sizeBytes: 1, sha256: 'c'.repeat(64), originalName: null, blobKey: null, pageCount: 1 };
   for (let i = 0; i < 50; i++) {
+    const doc = {
+      fileType: 'pdf' as const,
+      mimeType: 'application/pdf',
+      sizeBytes: 1,
+      sha256: randomBytes(32).toString('hex'),
+      originalName: null,
+      blobKey: null,
+      pageCount: 1,
+    };
     const started = await t.app.services.invoices.start(partner.tenantId, doc, null);
     await t.app.services.invoices.complete(started, [fields(i, ['Sysco', 'US Foods', 'Restaurant Depot'][i % 3]!)]);
   }

@@ -24,8 +24,10 @@ function upload(file: Buffer, key?: string) {
   return http(t.base, 'POST', '/api/v1/partner/invoices/upload', { headers: { 'x-api-key': partner.apiKey, 'idempotency-key': key }, body: fd });
 }
 
+// Every invoice record, duplicates included: a key makes one record, a retry without one makes a duplicate record.
 const invoiceCount = async () =>
-  (await gqlData<{ invoices: { nodes: unknown[] } }>(t.base, partner.apiKey, '{ invoices(first: 100) { nodes { id } } }')).invoices.nodes.length;
+  (await gqlData<{ invoices: { nodes: unknown[] } }>(t.base, partner.apiKey, '{ invoices(first: 100, filter: { includeDuplicates: true }) { nodes { id } } }'))
+    .invoices.nodes.length;
 
 describe('Idempotency-Key', () => {
   test('the same upload sent 5 times with one key is one invoice; the retries say they are replays', async () => {

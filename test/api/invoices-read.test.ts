@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { DeliveredInvoice } from '../../src/extraction/types.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   partner = await t.createPartner();
   const started = await t.app.services.invoices.start(
     partner.tenantId,
-    { fileType: 'pdf', mimeType: 'application/pdf', sizeBytes: 10, sha256: 'b'.repeat(64), originalName: null, blobKey: null, pageCount: 2 },
+    { fileType: 'pdf', mimeType: 'application/pdf', sizeBytes: 10, sha256: randomBytes(32).toString('hex'), originalName: null, blobKey: null, pageCount: 2 },
     null,
   );
   await t.app.services.invoices.complete(started, [extracted]);
@@ -56,6 +56,7 @@ test('GET /api/v1/partner/invoices/{id} returns the ExtractedInvoice with line i
     status: 'processed',
     error: null,
     source: 'text',
+    duplicateOf: null,
     lineItems: [
       { description: 'Chicken breast 40 lb', sku: 'CB40', quantity: 1, unit: 'case', unitPrice: 62, total: 62, costCategory: 'food_cost' },
       { description: 'Dish soap 1 gal', sku: null, quantity: 1, unit: null, unitPrice: 13.5, total: 13.5, costCategory: 'supply_cost' },

@@ -239,6 +239,37 @@ describe('labor report on the hand-computed fixture', () => {
     expect(res.body.data.weekly).toEqual([expect.objectContaining({ weekStart: '2026-02-01', startDate: '2026-02-07', endDate: '2026-02-07', partial: true })]);
   });
 
+  test('to date (asOf Wed 02-04 12:00 local): shifts count only their elapsed part, punches up to asOf; per day', async () => {
+    // Ana: Mon 8 + Tue 8 + Wed 3 of 8 scheduled = 19 h; punched Mon 8 + Tue 8 + Wed 09:00–12:00 = 19 h → 380.
+    // Ben: Sun 6 scheduled (Wed 16:00 has not started), punched Sun 6.5 h → 104. Without asOf the same range
+    // compares whole shifts (36 h) with every closed punch (36.5 h).
+    const q = `query($asOf: DateTime) { laborReport(startDate: "2026-02-01", endDate: "2026-02-04", asOf: $asOf) {
+      summary { scheduledHours actualHours varianceHours variancePercent laborCost asOf }
+      daily { date scheduledHours actualHours varianceHours overtimeHours laborCost netSales }
+      employees { name scheduledHours actualHours } } }`;
+    const toDate = (await mutate(q, { asOf: '2026-02-04T18:00:00Z' })).laborReport;
+    expect(toDate.summary).toEqual({
+      scheduledHours: 25,
+      actualHours: 25.5,
+      varianceHours: 0.5,
+      variancePercent: 2,
+      laborCost: 484,
+      asOf: '2026-02-04T18:00:00.000Z',
+    });
+    expect(toDate.daily).toEqual([
+      { date: '2026-02-01', scheduledHours: 6, actualHours: 6.5, varianceHours: 0.5, overtimeHours: 0, laborCost: 104, netSales: 2000 },
+      { date: '2026-02-02', scheduledHours: 8, actualHours: 8, varianceHours: 0, overtimeHours: 0, laborCost: 160, netSales: 2000 },
+      { date: '2026-02-03', scheduledHours: 8, actualHours: 8, varianceHours: 0, overtimeHours: 0, laborCost: 160, netSales: 2000 },
+      { date: '2026-02-04', scheduledHours: 3, actualHours: 3, varianceHours: 0, overtimeHours: 0, laborCost: 60, netSales: 2000 },
+    ]);
+    expect(toDate.employees).toEqual([
+      { name: 'Ana Ruiz', scheduledHours: 19, actualHours: 19 },
+      { name: 'Ben Okafor', scheduledHours: 6, actualHours: 6.5 },
+    ]);
+    const whole = (await mutate(q, { asOf: null })).laborReport;
+    expect(whole.summary).toMatchObject({ scheduledHours: 36, actualHours: 36.5, asOf: null });
+  });
+
   test('without dates: the first of the current month through today (UTC)', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const res = await report('');

@@ -41,9 +41,10 @@ describe('POST /api/v1/partner/receipts/upload', () => {
   });
 
   test('useType is kept; a wrong one is 400; receipt.processed is in the outbox', async () => {
+    // The image was uploaded above: force records it afresh (not as a duplicate, whose event is receipt.duplicate).
     const res = await http(t.base, 'POST', '/api/v1/partner/receipts/upload', {
       headers: { 'x-api-key': partner.apiKey },
-      body: form(png, { useType: 'personal' }),
+      body: form(png, { useType: 'personal', force: 'true' }),
     });
     expect(res.status).toBe(201);
     expect(res.body.useType).toBe('personal');

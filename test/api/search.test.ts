@@ -57,6 +57,19 @@ describe('GET /api/v1/partner/search', () => {
     expect(one.body.data.results).toHaveLength(1);
   });
 
+  test('relevantOnly (GraphQL): word matches first with their places in the preview; weak matches by meaning left out', async () => {
+    const q = `query($q: String!) { search(query: $q, relevantOnly: true) { results { id similarity matchedTerms preview highlights { start length } } } }`;
+    const napkins = (await gql(t.base, partner.apiKey, q, { q: 'Napkins' })).body.data.search.results;
+    expect(napkins.map((r: any) => r.id)).toEqual(expect.arrayContaining([ids.produce, ids.paper]));
+    expect(napkins.filter((r: any) => r.matchedTerms.length > 0).map((r: any) => r.matchedTerms)).toEqual(napkins.slice(0, 2).map(() => ['napkins']));
+    const paper = napkins.find((r: any) => r.id === ids.paper);
+    expect(paper.highlights.map((h: any) => paper.preview.slice(h.start, h.start + h.length))).toEqual(['napkins']);
+    // Nothing in the tenant is about zebras: by meaning alone every document is far below the cut.
+    const all = (await gql(t.base, partner.apiKey, `{ search(query: "zebra stripes", limit: 50) { results { similarity } } }`)).body.data.search.results;
+    expect(all.length).toBeGreaterThan(0);
+    expect((await gql(t.base, partner.apiKey, q, { q: 'zebra stripes' })).body.data.search.results).toEqual([]);
+  });
+
   test('q shorter than 2 characters, limit 51 and an unknown type are 400', async () => {
     expect((await search(partner.apiKey, 'q=a')).status).toBe(400);
     expect((await search(partner.apiKey, 'q=%20a%20')).status).toBe(400);

@@ -27,7 +27,8 @@ beforeAll(async () => {
     produce: await makeInvoicePdf(produceInvoice),
     equipment: await makeInvoicePdf(equipmentInvoice),
     paper: await makeInvoicePdf(paperGoodsInvoice),
-    twoVendors: await makeInvoicePdf(produceInvoice, equipmentInvoice),
+    // Other invoice numbers than the single files: its parts are no duplicates of them (duplicates are not charged).
+    twoVendors: await makeInvoicePdf({ ...produceInvoice, number: 'INV-20432' }, { ...equipmentInvoice, number: 'SRE-5568' }),
   };
 });
 afterAll(() => t?.close());

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Database } from '../../src/platform/db/connect.ts';
 import { listEvents } from '../../src/platform/events/outbox.queries.ts';
@@ -15,15 +16,16 @@ let database: Database;
 let tenantId: string;
 let invoices: ReturnType<typeof createInvoicesService>;
 
-const doc: NewDocument = {
+/** A document of its own bytes (the same sha256 would make the next record a duplicate of the last). */
+const newDoc = (): NewDocument => ({
   fileType: 'pdf',
   mimeType: 'application/pdf',
   sizeBytes: 1234,
-  sha256: 'a'.repeat(64),
+  sha256: randomBytes(32).toString('hex'),
   originalName: 'inv.pdf',
   blobKey: null,
   pageCount: 2,
-};
+});
 
 function fields(over: Partial<DeliveredInvoice>): DeliveredInvoice {
   return {
@@ -55,7 +57,7 @@ beforeAll(async () => {
 afterAll(() => database?.close());
 
 test('an upload goes processing → processed with its lines, categories, vendor totals and events in order', async () => {
-  const started = await invoices.start(tenantId, doc, null);
+  const started = await invoices.start(tenantId, newDoc(), null);
   expect(started.status).toBe('processing');
   const [done] = await invoices.complete(started, [fields({})]);
   expect(done).toMatchObject({
@@ -83,8 +85,8 @@ test('an upload goes processing → processed with its lines, categories, vendor
 
 test('the same vendor spelled differently adds to its totals without a second vendor.created', async () => {
   const before = (await listEvents(database.db, tenantId)).length;
-  const started = await invoices.start(tenantId, doc, null);
-  await invoices.complete(started, [fields({ vendorName: 'SYSCO FOODS, INC', total: 10 })]);
+  const started = await invoices.start(tenantId, newDoc(), null);
+  await invoices.complete(started, [fields({ vendorName: 'SYSCO FOODS, INC', invoiceNumber: 'INV-2', total: 10 })]);
   const types = (await listEvents(database.db, tenantId)).slice(before).map((e) => e.type);
   expect(types).toEqual(['invoice.created', 'invoice.processed']);
   const vendors = await database.db.selectFrom('vendors').selectAll().where('tenantId', '=', tenantId).execute();
@@ -93,7 +95,7 @@ test('the same vendor spelled differently adds to its totals without a second ve
 });
 
 test('a two-vendor document becomes two invoice records of the same document', async () => {
-  const started = await invoices.start(tenantId, doc, null);
+  const started = await invoices.start(tenantId, newDoc(), null);
   const out = await invoices.complete(started, [
     fields({ vendorName: 'Acme Paper GmbH', pages: [1] }),
     fields({ vendorName: 'Blue Bottle Coffee', invoiceNumber: 'B-7', pages: [2] }),
@@ -109,7 +111,7 @@ test('a two-vendor document becomes two invoice records of the same document', a
 
 test('a failure keeps the reason and emits invoice.failed', async () => {
   const before = (await listEvents(database.db, tenantId)).length;
-  const started = await invoices.start(tenantId, doc, null);
+  const started = await invoices.start(tenantId, newDoc(), null);
   const failed = await invoices.fail(started, 'the PDF is encrypted');
   expect(failed).toMatchObject({ status: 'failed', error: 'the PDF is encrypted' });
   const events = (await listEvents(database.db, tenantId)).slice(before);
@@ -118,7 +120,7 @@ test('a failure keeps the reason and emits invoice.failed', async () => {
 });
 
 test('lookups are confined to the given tenants', async () => {
-  const started = await invoices.start(tenantId, doc, null);
+  const started = await invoices.start(tenantId, newDoc(), null);
   const { tenantId: other } = await createPartnersService(database.db).createPartner({ name: 'Other', tier: 'storage' });
   expect(await invoices.byIds([other], [started.id])).toEqual([null]);
   expect((await invoices.byIds([tenantId], [started.id]))[0]?.id).toBe(started.id);

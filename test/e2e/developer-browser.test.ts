@@ -1,42 +1,26 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { http, startTestApp, type TestApp } from '../helpers/app.ts';
+import { ARTIFACTS, CHROMIUM, launchChromium, offlineContext } from '../helpers/browser.ts';
 
 // A partner developer's first look, offline: the REST reference at /docs and the GraphQL explorer at GET /graphql,
 // in Debian's Chromium with every request to an address other than this server refused (and recorded).
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 const skip = !existsSync(CHROMIUM) && !process.env.CI;
 
 let t: TestApp;
 let browser: Browser;
 let apiKey: string;
 
-/** A browser context that aborts every request not to the test server, listing them, and collects page errors. */
-async function offlineContext(): Promise<{ context: BrowserContext; outside: string[]; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const outside: string[] = [];
-  const problems: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(t.base) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  context.on('weberror', (e) => problems.push(e.error().message));
-  context.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
-  return { context, outside, problems };
-}
+const offline = () => offlineContext(browser, t.base);
 
 beforeAll(async () => {
   if (skip) return;
   t = await startTestApp();
   ({ apiKey } = await t.createPartner({ tier: 'embed', name: 'Docs Reader Software' }));
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -46,7 +30,7 @@ afterAll(async () => {
 
 describe.skipIf(skip)('developer pages in a browser, offline', () => {
   test('/docs renders the REST reference from our own assets, the upload operation included', async () => {
-    const { context, outside, problems } = await offlineContext();
+    const { context, outside, problems } = await offline();
     const page = await context.newPage();
     const res = await page.goto(`${t.base}/docs`);
     expect(res?.status()).toBe(200);
@@ -60,7 +44,7 @@ describe.skipIf(skip)('developer pages in a browser, offline', () => {
   }, 90_000);
 
   test('GET /graphql in a browser is the explorer; with a pasted key it runs { viewer { name } }', async () => {
-    const { context, outside, problems } = await offlineContext();
+    const { context, outside, problems } = await offline();
     const page = await context.newPage();
     const res = await page.goto(`${t.base}/graphql`);
     expect(res?.status()).toBe(200);

@@ -35,7 +35,7 @@ const alive = (pid: number) => {
 
 test('SIGTERM to `npm start` stops the server it runs and releases the data directory', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-npm-start-'));
-  const npm = spawn('npm', ['start', '--loglevel=warn'], {
+  const npm = spawn('npm', ['start'], {
     cwd: ROOT,
     env: serverEnv({ DATA_DIR: dataDir, EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir') }),
   });

@@ -24,6 +24,8 @@ export interface DemoSeedSummary {
     netSales: number;
     inventoryItems: number;
     inventoryCounts: number;
+    /** Vendor invoices uploaded (read by the extraction engine, their PDFs kept). */
+    invoices: number;
     timeOff: { pending: number; approved: number; denied: number };
   };
   /** The labor report of the demo month (append to the server's URL, send the key as X-API-Key). */

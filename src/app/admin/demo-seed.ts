@@ -26,7 +26,7 @@ const SEED = 0x5eed_2026;
 /** Days in the demo month: today and the 29 days before it. */
 const MONTH_DAYS = 30;
 
-export type DemoServices = Pick<Services, 'partners' | 'tenants' | 'inventory' | 'scheduling'>;
+export type DemoServices = Pick<Services, 'partners' | 'tenants' | 'inventory' | 'scheduling' | 'uploads' | 'authenticate'>;
 
 // ── seeding ──
 
@@ -237,6 +237,10 @@ async function fill(
 
   const { salesDays, netSales } = await seedSales(scheduling, tenantId, stores, { firstWeek, endDate }, rng);
   const { items, inventoryCounts } = await seedInventory(inventory, tenantId, stores, endDate, rng);
+  // Vendor invoices, uploaded as the partner's key would: read, categorised and kept with their originals.
+  // pdfkit and its fonts are loaded when a demo is seeded, not by every server that could seed one.
+  const { seedInvoices } = await import('./demo-invoices.ts');
+  const invoices = await seedInvoices(services, await services.authenticate(partner.apiKey), stores, { startDate, endDate });
 
   // ── time off: some decided, some waiting for the manager ──
   const timeOff = { pending: 0, approved: 0, denied: 0 };
@@ -275,6 +279,7 @@ async function fill(
       netSales: Math.round(netSales * 100) / 100,
       inventoryItems: items.length,
       inventoryCounts,
+      invoices: invoices.invoices,
       timeOff,
     },
     laborReportPath: `/api/v1/partner/tenants/${tenantId}/scheduling/labor-report?startDate=${startDate}&endDate=${endDate}`,

@@ -38,6 +38,7 @@ export type Scalars = {
   UUID: { input: string; output: string; }
   /** A file: send the operation as multipart/form-data (GraphQL multipart request spec) with the header Apollo-Require-Preflight: true. */
   Upload: { input: UploadedFile; output: never; }
+  _FieldSet: { input: unknown; output: unknown; }
 };
 
 /** What the adapter extracts the source document as. */
@@ -250,8 +251,31 @@ export type CreateTenantPayload = {
 };
 
 /**
+ * The original file an invoice was read from, through a link that works for 5 minutes: a link issued to a signed-in user
+ * opens only in that user's session; one issued to an API key opens for whoever holds it until it expires.
+ */
+export type DocumentFile = {
+  __typename?: 'DocumentFile';
+  /** When the link stops working. */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The name the file was uploaded with, when one was sent. */
+  fileName?: Maybe<Scalars['String']['output']>;
+  /** pdf, jpeg, png, webp or xml (an e-invoice sent as data). */
+  fileType: Scalars['String']['output'];
+  /** The file's media type. */
+  mimeType: Scalars['String']['output'];
+  /** Pages (PDF); 1 for an image; 0 for XML; null before it was read. */
+  pageCount?: Maybe<Scalars['Int']['output']>;
+  /** The file's size in bytes. */
+  sizeBytes: Scalars['Int']['output'];
+  /** An absolute URL on this server (PUBLIC_URL), signed; fetch it before expiresAt. */
+  url: Scalars['String']['output'];
+};
+
+/**
  * A domain event, as written with the change it reports. Kinds: invoice.created, invoice.processed, invoice.failed,
- * receipt.processed, vendor.created. The resource is in `data` (the REST shape) and, typed, in `invoice`, `receipt`
+ * invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created (a duplicate upload ends with
+ * invoice.duplicate / receipt.duplicate instead of the processed event). The resource is in `data` (the REST shape) and, typed, in `invoice`, `receipt`
  * or `vendor` (a snapshot taken when the event happened).
  */
 export type DomainEvent = {
@@ -268,7 +292,7 @@ export type DomainEvent = {
   tenantId: Scalars['UUID']['output'];
   /** When the change happened (UTC). */
   timestamp: Scalars['DateTime']['output'];
-  /** The kind: invoice.created, invoice.processed, invoice.failed, receipt.processed or vendor.created. */
+  /** The kind: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate or vendor.created. */
   type: Scalars['String']['output'];
   /** The vendor, for vendor.created; null otherwise. */
   vendor?: Maybe<Vendor>;
@@ -360,6 +384,19 @@ export type ErrorCode =
   /** A service the request depends on failed, e.g. a source URL that cannot be fetched (502). */
   | 'UPSTREAM';
 
+/** How often extraction needed a person's correction on a vendor's invoices. */
+export type ExtractionAccuracy = {
+  __typename?: 'ExtractionAccuracy';
+  /** Share of the correctable fields (7 per invoice) that needed no correction, 0–100 to 2 decimals; null: no invoices. */
+  accuracyPercent?: Maybe<Scalars['Float']['output']>;
+  /** Distinct (invoice, field) pairs corrected. */
+  correctedFields: Scalars['Int']['output'];
+  /** Of them, invoices with at least one corrected field. */
+  correctedInvoices: Scalars['Int']['output'];
+  /** The vendor's processed invoices. */
+  invoiceCount: Scalars['Int']['output'];
+};
+
 /** One count of an item at a store. */
 export type InventoryCount = Node & {
   __typename?: 'InventoryCount';
@@ -437,6 +474,8 @@ export type InventorySummary = {
 /** An extracted invoice (REST: ExtractedInvoice). Amounts are decimal numbers in `currency` (not cents); a field extraction could not read is null. */
 export type Invoice = Node & {
   __typename?: 'Invoice';
+  /** Fields a person corrected, oldest first. */
+  corrections: Array<InvoiceCorrection>;
   /** The distinct cost categories of the line items. */
   costCategories: Array<CostCategory>;
   /** When the invoice record was created (upload time, UTC). */
@@ -445,6 +484,14 @@ export type Invoice = Node & {
   currency?: Maybe<Scalars['String']['output']>;
   /** Payment due date (calendar day, YYYY-MM-DD). */
   dueDate?: Maybe<Scalars['Date']['output']>;
+  /**
+   * The id of the invoice this one repeats, when it was recorded as a duplicate: the same file (sha256) as an invoice
+   * the tenant already has, or the same vendor (normalized name), invoice number (letters and digits, any case) and
+   * total. A duplicate is not counted in the vendor's invoiceCount and totalSpent, spend reports or search, is left
+   * out of `invoices` unless filter.includeDuplicates, and ends with the event invoice.duplicate instead of
+   * invoice.processed. Null for an original (and for any upload sent with force: true).
+   */
+  duplicateOf?: Maybe<Scalars['UUID']['output']>;
   /** Why processing failed, when status is failed. */
   error?: Maybe<Scalars['String']['output']>;
   /** 0 to 100. */
@@ -466,6 +513,8 @@ export type Invoice = Node & {
    * read and there is nothing to say.
    */
   notes: Array<Scalars['String']['output']>;
+  /** The original file (PDF page or image) through a short-lived link; null when the file was not kept. */
+  original?: Maybe<DocumentFile>;
   /** Where the values came from; null while processing, when failed, and for invoices recorded before it was kept. */
   source?: Maybe<InvoiceSource>;
   /** Processing state. */
@@ -495,6 +544,56 @@ export type InvoiceConnection = {
   nodes: Array<Invoice>;
   /** Whether more invoices follow, and the cursor to fetch them. */
   pageInfo: PageInfo;
+};
+
+/** One field a person corrected: what extraction (or an earlier correction) said, what it says now, who and when. */
+export type InvoiceCorrection = {
+  __typename?: 'InvoiceCorrection';
+  /** When (UTC). */
+  correctedAt: Scalars['DateTime']['output'];
+  /** Who: a signed-in user as "Name <email>", or the API key's prefix. */
+  correctedBy: Scalars['String']['output'];
+  /** The corrected field. */
+  field: InvoiceCorrectionField;
+  /** The value before (as text; amounts as decimal numbers); null: it was empty. */
+  previousValue?: Maybe<Scalars['String']['output']>;
+  /** The value after (as text); null: cleared (the document does not state it). */
+  value?: Maybe<Scalars['String']['output']>;
+};
+
+/** The invoice fields a person may correct. */
+export type InvoiceCorrectionField =
+  /** Invoice.dueDate. */
+  | 'dueDate'
+  /** Invoice.invoiceDate. */
+  | 'invoiceDate'
+  /** Invoice.invoiceNumber. */
+  | 'invoiceNumber'
+  /** Invoice.subtotal. */
+  | 'subtotal'
+  /** Invoice.tax. */
+  | 'tax'
+  /** Invoice.total. */
+  | 'total'
+  /** Invoice.vendorName (the invoice moves to the vendor of the new name). */
+  | 'vendorName';
+
+/** Corrections of an invoice's fields; a field left out stays as it is, null clears it (the document does not state it). */
+export type InvoiceCorrectionInput = {
+  /** The due date. */
+  dueDate?: InputMaybe<Scalars['Date']['input']>;
+  /** The invoice date. */
+  invoiceDate?: InputMaybe<Scalars['Date']['input']>;
+  /** The invoice number (1–100 characters). */
+  invoiceNumber?: InputMaybe<Scalars['String']['input']>;
+  /** Total before tax, at most 2 decimals. */
+  subtotal?: InputMaybe<Scalars['Float']['input']>;
+  /** Tax, at most 2 decimals. */
+  tax?: InputMaybe<Scalars['Float']['input']>;
+  /** Total including tax, at most 2 decimals. */
+  total?: InputMaybe<Scalars['Float']['input']>;
+  /** The vendor's name as printed (1–200 characters). */
+  vendorName?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** One invoice of a page, with its cursor. */
@@ -527,6 +626,8 @@ export type InvoiceFilter = {
   dateFrom?: InputMaybe<Scalars['Date']['input']>;
   /** Invoice date on or before. */
   dateTo?: InputMaybe<Scalars['Date']['input']>;
+  /** Also list invoices recorded as duplicates (Invoice.duplicateOf); default false: originals only. */
+  includeDuplicates?: InputMaybe<Scalars['Boolean']['input']>;
   /** Only invoices in this state. */
   status?: InputMaybe<InvoiceStatus>;
   /** Only invoices assigned to this store (a store-scoped signed-in user always sees only their store). */
@@ -572,6 +673,25 @@ export type KindUsage = {
   kind: Scalars['String']['output'];
   /** Pages of those documents. */
   pages: Scalars['Int']['output'];
+};
+
+/** One local day of the report (every day of the range, also days with nothing in them). */
+export type LaborDay = LaborFigures & {
+  __typename?: 'LaborDay';
+  /** From time punches. */
+  actualHours: Scalars['Float']['output'];
+  /** The day (each store's local day; a shift or punch counts on the day it starts). */
+  date: Scalars['Date']['output'];
+  /** Actual hours × hourly rate, overtime at 1.5 times (decimal amount). */
+  laborCost: Scalars['Float']['output'];
+  /** Point-of-sale net sales of the day (decimal amount). */
+  netSales: Scalars['Float']['output'];
+  /** Hours past 40 in the week that fell on this day. */
+  overtimeHours: Scalars['Float']['output'];
+  /** From shifts of published and archived schedules, less breaks. */
+  scheduledHours: Scalars['Float']['output'];
+  /** actualHours − scheduledHours. */
+  varianceHours: Scalars['Float']['output'];
 };
 
 /** One employee's figures over the report range. */
@@ -622,6 +742,8 @@ export type LaborFigures = {
 /** Scheduled hours paired with time punches and point-of-sale revenue. Days are local to each store's time zone; a shift or punch counts on the day it starts. */
 export type LaborReport = {
   __typename?: 'LaborReport';
+  /** Every day of the range, in order. */
+  daily: Array<LaborDay>;
   /** Per employee, by name. */
   employees: Array<LaborEmployee>;
   /** Totals of the range. */
@@ -635,6 +757,8 @@ export type LaborSummary = LaborFigures & {
   __typename?: 'LaborSummary';
   /** From time punches. */
   actualHours: Scalars['Float']['output'];
+  /** The instant the figures were compared up to (laborReport's asOf, at most now); null: whole shifts and closed punches. */
+  asOf?: Maybe<Scalars['DateTime']['output']>;
   /** Employees with a shift or punch in the range. */
   employeeCount: Scalars['Int']['output'];
   /** Last day of the range (inclusive). */
@@ -771,6 +895,12 @@ export type Mutation = {
   archiveSchedule: Schedule;
   /** Scope scheduling:write. Closes the employee's open punch (at: default now). */
   clockOut: TimePunch;
+  /**
+   * Corrects fields of a processed invoice (scope invoices:write): each change is recorded with who and when
+   * (Invoice.corrections), its field confidence becomes 100, and it counts in the vendor's extractionAccuracy. A
+   * store-scoped signed-in user corrects only their store's invoices. Not processed: CONFLICT.
+   */
+  correctInvoice: Invoice;
   /** Provisions or reuses the user and returns a one-time sign-in URL (scope tenants:write, Platform Embed tier). */
   createEmbedSession: EmbedSession;
   /** Scope scheduling:write. */
@@ -805,7 +935,9 @@ export type Mutation = {
   /**
    * Register an endpoint for events (scope webhooks:write; Extraction + Storage and Platform Embed tiers).
    * url: https:// to a public address. events: one or more of invoice.created, invoice.processed, invoice.failed,
-   * receipt.processed, vendor.created, each once. tenantId: only that tenant's events (default: every tenant).
+   * receipt.processed, vendor.created, each once; and, as an extension, invoice.duplicate and receipt.duplicate (an
+   * upload recorded as a duplicate ends with these instead of invoice.processed / receipt.processed, so they are
+   * delivered only to endpoints that ask for them). tenantId: only that tenant's events (default: every tenant).
    */
   registerWebhook: WebhookRegistration;
   /** Send a delivery again now; its retry schedule starts over (scope webhooks:write). */
@@ -834,11 +966,14 @@ export type Mutation = {
    * from it (see Invoice.source).
    * tenantId (a sub-tenant) needs the Platform Embed tier; storeId must be a store of that tenant. keepFile keeps the
    * file in the account's archive (default: kept on the Extraction + Storage and Platform Embed tiers).
+   * A file that repeats an invoice the tenant already has is recorded as its duplicate (Invoice.duplicateOf), unless
+   * force is true.
    */
   uploadInvoice: InvoiceUpload;
   /**
    * Upload a receipt (JPEG, PNG, WEBP or PDF, at most 25 MB) and extract it synchronously (scope receipts:write).
-   * useType defaults to business. keepFile: as for uploadInvoice.
+   * useType defaults to business. keepFile: as for uploadInvoice. The same file uploaded again is recorded as a
+   * duplicate of the first (Receipt.duplicateOf) unless force is true.
    */
   uploadReceipt: Receipt;
 };
@@ -867,6 +1002,13 @@ export type MutationArchiveScheduleArgs = {
 export type MutationClockOutArgs = {
   at?: InputMaybe<Scalars['DateTime']['input']>;
   employeeId: Scalars['UUID']['input'];
+};
+
+
+/** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
+export type MutationCorrectInvoiceArgs = {
+  id: Scalars['UUID']['input'];
+  input: InvoiceCorrectionInput;
 };
 
 
@@ -1029,6 +1171,7 @@ export type MutationUpdateShiftArgs = {
 /** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type MutationUploadInvoiceArgs = {
   file: Scalars['Upload']['input'];
+  force?: InputMaybe<Scalars['Boolean']['input']>;
   keepFile?: InputMaybe<Scalars['Boolean']['input']>;
   storeId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
@@ -1038,6 +1181,7 @@ export type MutationUploadInvoiceArgs = {
 /** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type MutationUploadReceiptArgs = {
   file: Scalars['Upload']['input'];
+  force?: InputMaybe<Scalars['Boolean']['input']>;
   keepFile?: InputMaybe<Scalars['Boolean']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   useType?: InputMaybe<UseType>;
@@ -1120,6 +1264,138 @@ export type PosSalesImport = {
   totalNetSales: Scalars['Float']['output'];
 };
 
+/**
+ * A restaurant P&L over a span: net sales from the point of sale, cost of goods by category from invoice line items (by
+ * invoice date), labor from time punches (overtime included), prime cost, and each as a percentage of net sales.
+ * Amounts are decimal numbers rounded to the cent once, where they arise (a line item, a day's sales, a punch's pay);
+ * every total is the exact sum of those, so weeks, stores and categories add up to the totals. Percentages are
+ * rounded to 2 decimals.
+ */
+export type ProfitAndLoss = {
+  __typename?: 'ProfitAndLoss';
+  /** Per store (the one asked for, or every store with figures in the span), biggest net sales first. */
+  byStore: Array<ProfitAndLossStore>;
+  /** Food, beverage (non-alcoholic, beer, wine, liquor) and retail merchandise on invoices dated in the span. */
+  costOfGoods: Scalars['Float']['output'];
+  /** The cost-of-goods categories with an amount, biggest first. */
+  costOfGoodsByCategory: Array<ProfitAndLossCategory>;
+  /** costOfGoods as a percentage of netSales (null: no sales). */
+  costOfGoodsPercent?: Maybe<Scalars['Float']['output']>;
+  /** Last day of the span (inclusive). */
+  endDate: Scalars['Date']['output'];
+  /** Processed invoices dated in the span. */
+  invoiceCount: Scalars['Int']['output'];
+  /** Punched hours at the hourly rate, overtime at 1.5 times, paid to the cent per punch. */
+  laborCost: Scalars['Float']['output'];
+  /** Punched hours. */
+  laborHours: Scalars['Float']['output'];
+  /** laborCost as a percentage of netSales (null: no sales). */
+  laborPercent?: Maybe<Scalars['Float']['output']>;
+  /** Point-of-sale net sales (decimal amount). */
+  netSales: Scalars['Float']['output'];
+  /**
+   * netSales − primeCost − otherExpenses. Costs that never arrive as an invoice or a punch (rent paid by transfer,
+   * payroll taxes and benefits, card fees) are not in it.
+   */
+  operatingProfit: Scalars['Float']['output'];
+  /** operatingProfit as a percentage of netSales (null: no sales). */
+  operatingProfitPercent?: Maybe<Scalars['Float']['output']>;
+  /** Every other cost category on invoices dated in the span (supplies, paper, repairs, utilities, rent, …). */
+  otherExpenses: Scalars['Float']['output'];
+  /** The other categories with an amount, biggest first. */
+  otherExpensesByCategory: Array<ProfitAndLossCategory>;
+  /** otherExpenses as a percentage of netSales (null: no sales). */
+  otherExpensesPercent?: Maybe<Scalars['Float']['output']>;
+  /** The overtime hours' share of laborCost. */
+  overtimeCost: Scalars['Float']['output'];
+  /** Hours past 40 in an employee's Sunday–Saturday week. */
+  overtimeHours: Scalars['Float']['output'];
+  /** The span asked for. */
+  period: ProfitAndLossPeriod;
+  /** costOfGoods + laborCost: the figure restaurants steer by. */
+  primeCost: Scalars['Float']['output'];
+  /** primeCost as a percentage of netSales (null: no sales). */
+  primeCostPercent?: Maybe<Scalars['Float']['output']>;
+  /** First day of the span (inclusive). */
+  startDate: Scalars['Date']['output'];
+  /** null: every store of the tenant (and invoices not assigned to a store). */
+  storeId?: Maybe<Scalars['UUID']['output']>;
+  /** Sunday to Saturday; the weeks at the span's edges are partial. */
+  weekly: Array<ProfitAndLossWeek>;
+};
+
+/** One cost category's amount and its share of net sales. */
+export type ProfitAndLossCategory = {
+  __typename?: 'ProfitAndLossCategory';
+  /** Sum of the line items' totals before tax (decimal amount, not cents). */
+  amount: Scalars['Float']['output'];
+  /** The cost category of the invoice line items. */
+  category: CostCategory;
+  /** amount as a percentage of net sales (null: no sales). */
+  percentOfSales?: Maybe<Scalars['Float']['output']>;
+};
+
+/** The span a profit and loss covers. Days are calendar days; today is the UTC day. */
+export type ProfitAndLossPeriod =
+  /** startDate through endDate (both required, at most 366 days). */
+  | 'custom'
+  /** The first of this month through today. */
+  | 'this_month'
+  /** Sunday of this week through today. */
+  | 'this_week';
+
+/** Sales, cost of goods, labor and prime cost of one store over the span. */
+export type ProfitAndLossStore = {
+  __typename?: 'ProfitAndLossStore';
+  /** Cost of goods on the store's invoices. */
+  costOfGoods: Scalars['Float']['output'];
+  /** costOfGoods as a percentage of netSales (null: no sales). */
+  costOfGoodsPercent?: Maybe<Scalars['Float']['output']>;
+  /** Labor punched at the store. */
+  laborCost: Scalars['Float']['output'];
+  /** laborCost as a percentage of netSales (null: no sales). */
+  laborPercent?: Maybe<Scalars['Float']['output']>;
+  /** Point-of-sale net sales (decimal amount). */
+  netSales: Scalars['Float']['output'];
+  /** costOfGoods + laborCost. */
+  primeCost: Scalars['Float']['output'];
+  /** primeCost as a percentage of netSales (null: no sales). */
+  primeCostPercent?: Maybe<Scalars['Float']['output']>;
+  /** The store's record (null with storeId). */
+  store?: Maybe<Store>;
+  /** The store; null: invoices not assigned to a store (they have costs but no sales or labor). */
+  storeId?: Maybe<Scalars['UUID']['output']>;
+};
+
+/** Sales, cost of goods, labor and prime cost of one Sunday–Saturday week of the span. */
+export type ProfitAndLossWeek = {
+  __typename?: 'ProfitAndLossWeek';
+  /** Cost of goods: food, beverage (non-alcoholic, beer, wine, liquor) and retail merchandise on invoices dated in the week. */
+  costOfGoods: Scalars['Float']['output'];
+  /** costOfGoods as a percentage of netSales (null: no sales). */
+  costOfGoodsPercent?: Maybe<Scalars['Float']['output']>;
+  /** Last day of the week inside the span. */
+  endDate: Scalars['Date']['output'];
+  /** Punched hours at the hourly rate, overtime at 1.5 times, paid to the cent per punch. */
+  laborCost: Scalars['Float']['output'];
+  /** laborCost as a percentage of netSales (null: no sales). */
+  laborPercent?: Maybe<Scalars['Float']['output']>;
+  /** Point-of-sale net sales (decimal amount). */
+  netSales: Scalars['Float']['output'];
+  /** True when the span cuts the week. */
+  partial: Scalars['Boolean']['output'];
+  /** costOfGoods + laborCost. */
+  primeCost: Scalars['Float']['output'];
+  /** primeCost as a percentage of netSales (null: no sales). */
+  primeCostPercent?: Maybe<Scalars['Float']['output']>;
+  /** First day of the week inside the span. */
+  startDate: Scalars['Date']['output'];
+  /** The week's Saturday. */
+  weekEnd: Scalars['Date']['output'];
+  /** The week's Sunday. */
+  weekStart: Scalars['Date']['output'];
+};
+
 /** Read operations. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type Query = {
   __typename?: 'Query';
@@ -1141,6 +1417,8 @@ export type Query = {
   laborReport: LaborReport;
   /** The legacy plan's usage of the current month (FORBIDDEN without a legacy plan). */
   legacyUsage: LegacyUsage;
+  /** Scopes invoices:read and scheduling:read. A store-scoped signed-in user gets their store's. */
+  profitAndLoss: ProfitAndLoss;
   /** One receipt of the caller's tenants (scope receipts:write or invoices:read); NOT_FOUND otherwise. */
   receipt: Receipt;
   /** The caller's receipts, newest first (scope receipts:write or invoices:read). first: 1 to 100. */
@@ -1229,7 +1507,18 @@ export type QueryInvoicesArgs = {
 
 /** Read operations. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
 export type QueryLaborReportArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   endDate?: InputMaybe<Scalars['Date']['input']>;
+  startDate?: InputMaybe<Scalars['Date']['input']>;
+  storeId?: InputMaybe<Scalars['UUID']['input']>;
+  tenantId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+/** Read operations. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
+export type QueryProfitAndLossArgs = {
+  endDate?: InputMaybe<Scalars['Date']['input']>;
+  period?: InputMaybe<ProfitAndLossPeriod>;
   startDate?: InputMaybe<Scalars['Date']['input']>;
   storeId?: InputMaybe<Scalars['UUID']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
@@ -1269,6 +1558,7 @@ export type QuerySchedulesArgs = {
 export type QuerySearchArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   query: Scalars['String']['input'];
+  relevantOnly?: InputMaybe<Scalars['Boolean']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   type?: InputMaybe<SearchResultType>;
 };
@@ -1348,6 +1638,12 @@ export type Receipt = Node & {
   createdAt: Scalars['DateTime']['output'];
   /** ISO 4217 currency code of the amounts (e.g. USD); null when not read. */
   currency?: Maybe<Scalars['String']['output']>;
+  /**
+   * The id of the receipt this one repeats, when the same file (sha256) was already recorded for the tenant. A
+   * duplicate is left out of search and of `receipts` unless filter.includeDuplicates, and its event is
+   * receipt.duplicate instead of receipt.processed. Null for an original (and for any upload sent with force: true).
+   */
+  duplicateOf?: Maybe<Scalars['UUID']['output']>;
   /** 0 to 100. */
   extractionConfidence?: Maybe<Scalars['Float']['output']>;
   /** Per-field confidence of the extraction. */
@@ -1421,6 +1717,8 @@ export type ReceiptFilter = {
   dateFrom?: InputMaybe<Scalars['Date']['input']>;
   /** Receipt date on or before. */
   dateTo?: InputMaybe<Scalars['Date']['input']>;
+  /** Also list receipts recorded as duplicates (Receipt.duplicateOf); default false: originals only. */
+  includeDuplicates?: InputMaybe<Scalars['Boolean']['input']>;
   /** Case-insensitive substring of the merchant name. */
   merchantName?: InputMaybe<Scalars['String']['input']>;
   /** Only this tenant of the partner (default: all of the partner's tenants). */
@@ -1484,8 +1782,12 @@ export type SearchResult = {
   __typename?: 'SearchResult';
   /** The invoice or receipt date (calendar day); null for vendors or when not read. */
   date?: Maybe<Scalars['Date']['output']>;
+  /** Where the preview holds a word of the query, to highlight; in order. */
+  highlights: Array<TextRange>;
   /** The record's id (an invoice, receipt or vendor id, per type). */
   id: Scalars['UUID']['output'];
+  /** The words of the query (folded to lower case without accents) that the record's indexed text holds. */
+  matchedTerms: Array<Scalars['String']['output']>;
   /** The merchant's name (receipts); null otherwise or when not read. */
   merchantName?: Maybe<Scalars['String']['output']>;
   /** A short text of the record, as indexed. */
@@ -1633,9 +1935,9 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** Every kind, or those named in types (scope invoices:read). */
   events: DomainEvent;
-  /** Invoice events (created, processed, failed) of the partner's tenants, or of one (scope invoices:read). */
+  /** Invoice events (created, processed, failed, duplicate) of the partner's tenants, or of one (scope invoices:read). */
   invoiceEvents: DomainEvent;
-  /** receipt.processed events (scope receipts:write or invoices:read). */
+  /** receipt.processed and receipt.duplicate events (scope receipts:write or invoices:read). */
   receiptEvents: DomainEvent;
   /** The server clock, every `everyMs` milliseconds (250 to 60000): a heartbeat to check a live connection. */
   serverTime: Scalars['DateTime']['output'];
@@ -1731,6 +2033,15 @@ export type TenantUsage = {
   tenantId: Scalars['UUID']['output'];
   /** The tenant's name. */
   tenantName: Scalars['String']['output'];
+};
+
+/** A stretch of a text: its first character (UTF-16 offset, from 0) and its length. */
+export type TextRange = {
+  __typename?: 'TextRange';
+  /** Number of characters. */
+  length: Scalars['Int']['output'];
+  /** Offset of the first character. */
+  start: Scalars['Int']['output'];
 };
 
 /** Partner tiers: Extraction API, Extraction + Storage, Platform Embed. */
@@ -1960,6 +2271,8 @@ export type Vendor = Node & {
   __typename?: 'Vendor';
   /** When the vendor record was created (its first invoice, UTC). */
   createdAt: Scalars['DateTime']['output'];
+  /** How often a person had to correct extracted fields of this vendor's invoices. */
+  extractionAccuracy: ExtractionAccuracy;
   /** The vendor's id. */
   id: Scalars['UUID']['output'];
   /** Number of invoices attributed to this vendor. */
@@ -2013,7 +2326,7 @@ export type Viewer = {
   tier: Tier;
 };
 
-/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, receipt.processed, vendor.created. */
+/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created. */
 export type Webhook = Node & {
   __typename?: 'Webhook';
   /** When it was registered (UTC). */
@@ -2035,7 +2348,7 @@ export type Webhook = Node & {
 };
 
 
-/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, receipt.processed, vendor.created. */
+/** A registered webhook endpoint. Event names: invoice.created, invoice.processed, invoice.failed, invoice.duplicate, receipt.processed, receipt.duplicate, vendor.created. */
 export type WebhookDeliveriesArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -2123,6 +2436,17 @@ export type WebhookSecretRotation = {
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
 
+export type ReferenceResolver<TResult, TReference, TContext> = (
+      reference: TReference,
+      context: TContext,
+      info: GraphQLResolveInfo
+    ) => Promise<TResult> | TResult;
+
+      type ScalarCheck<T, S> = S extends true ? T : NullableCheck<T, S>;
+      type NullableCheck<T, S> = Maybe<T> extends T ? Maybe<ListCheck<NonNullable<T>, S>> : ListCheck<T, S>;
+      type ListCheck<T, S> = T extends (infer U)[] ? NullableCheck<U, S>[] : GraphQLRecursivePick<T, S>;
+      export type GraphQLRecursivePick<T, S> = { [K in keyof T & keyof S]: ScalarCheck<T[K], S[K]> };
+    
 
 export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
   resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
@@ -2186,12 +2510,47 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
   info: GraphQLResolveInfo
 ) => TResult | Promise<TResult>;
 
+/** Mapping of federation types */
+export type FederationTypes = {
+  Employee: Employee;
+  InventoryItem: InventoryItem;
+  Invoice: Invoice;
+  Receipt: Receipt;
+  Store: Store;
+  Tenant: Tenant;
+  Vendor: Vendor;
+};
 
+/** Mapping of federation reference types */
+export type FederationReferenceTypes = {
+  Employee:
+    ( { __typename: 'Employee' }
+    & GraphQLRecursivePick<FederationTypes['Employee'], {"id":true}> );
+  InventoryItem:
+    ( { __typename: 'InventoryItem' }
+    & GraphQLRecursivePick<FederationTypes['InventoryItem'], {"id":true}> );
+  Invoice:
+    ( { __typename: 'Invoice' }
+    & GraphQLRecursivePick<FederationTypes['Invoice'], {"id":true}> );
+  Receipt:
+    ( { __typename: 'Receipt' }
+    & GraphQLRecursivePick<FederationTypes['Receipt'], {"id":true}> );
+  Store:
+    ( { __typename: 'Store' }
+    & GraphQLRecursivePick<FederationTypes['Store'], {"id":true}> );
+  Tenant:
+    ( { __typename: 'Tenant' }
+    & GraphQLRecursivePick<FederationTypes['Tenant'], {"id":true}> );
+  Vendor:
+    ( { __typename: 'Vendor' }
+    & GraphQLRecursivePick<FederationTypes['Vendor'], {"id":true}> );
+};
 
 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
   LaborFigures:
+    | ( LaborDay )
     | ( LaborEmployee )
     | ( LaborSummary )
     | ( LaborWeek )
@@ -2219,12 +2578,15 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 export type ResolversTypes = {
   AdapterDocumentType: AdapterDocumentType;
   AdapterExtractInput: AdapterExtractInput;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
   AdapterExtractResult: ResolverTypeWrapper<AdapterExtractResult>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Branding: ResolverTypeWrapper<Branding>;
   BrandingInput: BrandingInput;
   CategorySpend: ResolverTypeWrapper<CategorySpend>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ChannelUsage: ResolverTypeWrapper<ChannelUsage>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   CostCategory: CostCategory;
   CreateEmployeeInput: CreateEmployeeInput;
   CreateInventoryItemInput: CreateInventoryItemInput;
@@ -2235,6 +2597,7 @@ export type ResolversTypes = {
   CreateTenantPayload: ResolverTypeWrapper<Omit<CreateTenantPayload, 'tenant'> & { tenant: ResolversTypes['Tenant'] }>;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DocumentFile: ResolverTypeWrapper<DocumentFile>;
   DomainEvent: ResolverTypeWrapper<DomainEventModel>;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   EmbedPage: EmbedPage;
@@ -2242,13 +2605,15 @@ export type ResolversTypes = {
   EmbedSessionInput: EmbedSessionInput;
   Employee: ResolverTypeWrapper<EmployeeModel>;
   ErrorCode: ErrorCode;
-  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  ExtractionAccuracy: ResolverTypeWrapper<ExtractionAccuracy>;
   InventoryCount: ResolverTypeWrapper<InventoryCountModel>;
   InventoryItem: ResolverTypeWrapper<InventoryItemModel>;
   InventorySummary: ResolverTypeWrapper<InventorySummary>;
   Invoice: ResolverTypeWrapper<InvoiceModel>;
   InvoiceConnection: ResolverTypeWrapper<Omit<InvoiceConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['InvoiceEdge']>, nodes: Array<ResolversTypes['Invoice']> }>;
+  InvoiceCorrection: ResolverTypeWrapper<InvoiceCorrection>;
+  InvoiceCorrectionField: InvoiceCorrectionField;
+  InvoiceCorrectionInput: InvoiceCorrectionInput;
   InvoiceEdge: ResolverTypeWrapper<Omit<InvoiceEdge, 'node'> & { node: ResolversTypes['Invoice'] }>;
   InvoiceFieldConfidences: ResolverTypeWrapper<InvoiceFieldConfidences>;
   InvoiceFilter: InvoiceFilter;
@@ -2257,6 +2622,7 @@ export type ResolversTypes = {
   InvoiceUpload: ResolverTypeWrapper<Omit<InvoiceUpload, 'invoice' | 'invoices' | 'splitInvoices'> & { invoice: ResolversTypes['Invoice'], invoices: Array<ResolversTypes['Invoice']>, splitInvoices: Array<ResolversTypes['Invoice']> }>;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   KindUsage: ResolverTypeWrapper<KindUsage>;
+  LaborDay: ResolverTypeWrapper<LaborDay>;
   LaborEmployee: ResolverTypeWrapper<LaborEmployee>;
   LaborFigures: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['LaborFigures']>;
   LaborReport: ResolverTypeWrapper<LaborReport>;
@@ -2275,6 +2641,11 @@ export type ResolversTypes = {
   PaymentMethod: ResolverTypeWrapper<PaymentMethod>;
   PaymentMethodType: PaymentMethodType;
   PosSalesImport: ResolverTypeWrapper<PosSalesImport>;
+  ProfitAndLoss: ResolverTypeWrapper<Omit<ProfitAndLoss, 'byStore'> & { byStore: Array<ResolversTypes['ProfitAndLossStore']> }>;
+  ProfitAndLossCategory: ResolverTypeWrapper<ProfitAndLossCategory>;
+  ProfitAndLossPeriod: ProfitAndLossPeriod;
+  ProfitAndLossStore: ResolverTypeWrapper<Omit<ProfitAndLossStore, 'store'> & { store?: Maybe<ResolversTypes['Store']> }>;
+  ProfitAndLossWeek: ResolverTypeWrapper<ProfitAndLossWeek>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Receipt: ResolverTypeWrapper<ReceiptModel>;
   ReceiptConnection: ResolverTypeWrapper<Omit<ReceiptConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['ReceiptEdge']>, nodes: Array<ResolversTypes['Receipt']> }>;
@@ -2293,12 +2664,12 @@ export type ResolversTypes = {
   SpendReport: ResolverTypeWrapper<SpendReport>;
   SsoProvider: SsoProvider;
   Store: ResolverTypeWrapper<StoreRowModel>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Tenant: ResolverTypeWrapper<TenantRowModel>;
   TenantConnection: ResolverTypeWrapper<Omit<TenantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversTypes['TenantEdge']>, nodes: Array<ResolversTypes['Tenant']> }>;
   TenantEdge: ResolverTypeWrapper<Omit<TenantEdge, 'node'> & { node: ResolversTypes['Tenant'] }>;
   TenantUsage: ResolverTypeWrapper<TenantUsage>;
+  TextRange: ResolverTypeWrapper<TextRange>;
   Tier: Tier;
   TimeOffDecision: TimeOffDecision;
   TimeOffRequest: ResolverTypeWrapper<TimeOffRequestModel>;
@@ -2331,12 +2702,15 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AdapterExtractInput: AdapterExtractInput;
+  String: Scalars['String']['output'];
   AdapterExtractResult: AdapterExtractResult;
   Boolean: Scalars['Boolean']['output'];
   Branding: Branding;
   BrandingInput: BrandingInput;
   CategorySpend: CategorySpend;
+  Float: Scalars['Float']['output'];
   ChannelUsage: ChannelUsage;
+  Int: Scalars['Int']['output'];
   CreateEmployeeInput: CreateEmployeeInput;
   CreateInventoryItemInput: CreateInventoryItemInput;
   CreateScheduleInput: CreateScheduleInput;
@@ -2346,24 +2720,27 @@ export type ResolversParentTypes = {
   CreateTenantPayload: Omit<CreateTenantPayload, 'tenant'> & { tenant: ResolversParentTypes['Tenant'] };
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
+  DocumentFile: DocumentFile;
   DomainEvent: DomainEventModel;
   EmailAddress: Scalars['EmailAddress']['output'];
   EmbedSession: EmbedSession;
   EmbedSessionInput: EmbedSessionInput;
   Employee: EmployeeModel;
-  Float: Scalars['Float']['output'];
-  Int: Scalars['Int']['output'];
+  ExtractionAccuracy: ExtractionAccuracy;
   InventoryCount: InventoryCountModel;
   InventoryItem: InventoryItemModel;
   InventorySummary: InventorySummary;
   Invoice: InvoiceModel;
   InvoiceConnection: Omit<InvoiceConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['InvoiceEdge']>, nodes: Array<ResolversParentTypes['Invoice']> };
+  InvoiceCorrection: InvoiceCorrection;
+  InvoiceCorrectionInput: InvoiceCorrectionInput;
   InvoiceEdge: Omit<InvoiceEdge, 'node'> & { node: ResolversParentTypes['Invoice'] };
   InvoiceFieldConfidences: InvoiceFieldConfidences;
   InvoiceFilter: InvoiceFilter;
   InvoiceUpload: Omit<InvoiceUpload, 'invoice' | 'invoices' | 'splitInvoices'> & { invoice: ResolversParentTypes['Invoice'], invoices: Array<ResolversParentTypes['Invoice']>, splitInvoices: Array<ResolversParentTypes['Invoice']> };
   JSONObject: Scalars['JSONObject']['output'];
   KindUsage: KindUsage;
+  LaborDay: LaborDay;
   LaborEmployee: LaborEmployee;
   LaborFigures: ResolversInterfaceTypes<ResolversParentTypes>['LaborFigures'];
   LaborReport: LaborReport;
@@ -2380,6 +2757,10 @@ export type ResolversParentTypes = {
   PageInfo: PageInfo;
   PaymentMethod: PaymentMethod;
   PosSalesImport: PosSalesImport;
+  ProfitAndLoss: Omit<ProfitAndLoss, 'byStore'> & { byStore: Array<ResolversParentTypes['ProfitAndLossStore']> };
+  ProfitAndLossCategory: ProfitAndLossCategory;
+  ProfitAndLossStore: Omit<ProfitAndLossStore, 'store'> & { store?: Maybe<ResolversParentTypes['Store']> };
+  ProfitAndLossWeek: ProfitAndLossWeek;
   Query: Record<PropertyKey, never>;
   Receipt: ReceiptModel;
   ReceiptConnection: Omit<ReceiptConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['ReceiptEdge']>, nodes: Array<ResolversParentTypes['Receipt']> };
@@ -2395,12 +2776,12 @@ export type ResolversParentTypes = {
   ShiftInput: ShiftInput;
   SpendReport: SpendReport;
   Store: StoreRowModel;
-  String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Tenant: TenantRowModel;
   TenantConnection: Omit<TenantConnection, 'edges' | 'nodes'> & { edges: Array<ResolversParentTypes['TenantEdge']>, nodes: Array<ResolversParentTypes['Tenant']> };
   TenantEdge: Omit<TenantEdge, 'node'> & { node: ResolversParentTypes['Tenant'] };
   TenantUsage: TenantUsage;
+  TextRange: TextRange;
   TimeOffRequest: TimeOffRequestModel;
   TimeOffRequestInput: TimeOffRequestInput;
   TimePunch: TimePunchModel;
@@ -2469,6 +2850,16 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type DocumentFileResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DocumentFile'] = ResolversParentTypes['DocumentFile']> = {
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  fileType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  mimeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  pageCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  sizeBytes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type DomainEventResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DomainEvent'] = ResolversParentTypes['DomainEvent']> = {
   data?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2489,7 +2880,8 @@ export type EmbedSessionResolvers<ContextType = RequestContext, ParentType exten
   embedUrl?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
 };
 
-export type EmployeeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Employee'] = ResolversParentTypes['Employee']> = {
+export type EmployeeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Employee'] = ResolversParentTypes['Employee'], FederationReferenceType extends FederationReferenceTypes['Employee'] = FederationReferenceTypes['Employee']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Employee']> | FederationReferenceType, FederationReferenceType, ContextType>;
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
@@ -2499,6 +2891,13 @@ export type EmployeeResolvers<ContextType = RequestContext, ParentType extends R
   position?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   storeId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ExtractionAccuracyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ExtractionAccuracy'] = ResolversParentTypes['ExtractionAccuracy']> = {
+  accuracyPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  correctedFields?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  correctedInvoices?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type InventoryCountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryCount'] = ResolversParentTypes['InventoryCount']> = {
@@ -2518,7 +2917,8 @@ export type InventoryCountResolvers<ContextType = RequestContext, ParentType ext
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type InventoryItemResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryItem'] = ResolversParentTypes['InventoryItem']> = {
+export type InventoryItemResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryItem'] = ResolversParentTypes['InventoryItem'], FederationReferenceType extends FederationReferenceTypes['InventoryItem'] = FederationReferenceTypes['InventoryItem']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['InventoryItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   category?: Resolver<ResolversTypes['CostCategory'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2540,11 +2940,14 @@ export type InventorySummaryResolvers<ContextType = RequestContext, ParentType e
   totalInventoryValue?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
-export type InvoiceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invoice'] = ResolversParentTypes['Invoice']> = {
+export type InvoiceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invoice'] = ResolversParentTypes['Invoice'], FederationReferenceType extends FederationReferenceTypes['Invoice'] = FederationReferenceTypes['Invoice']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Invoice']> | FederationReferenceType, FederationReferenceType, ContextType>;
+  corrections?: Resolver<Array<ResolversTypes['InvoiceCorrection']>, ParentType, ContextType>;
   costCategories?: Resolver<Array<ResolversTypes['CostCategory']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   dueDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   extractionConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fieldConfidences?: Resolver<ResolversTypes['InvoiceFieldConfidences'], ParentType, ContextType>;
@@ -2553,6 +2956,7 @@ export type InvoiceResolvers<ContextType = RequestContext, ParentType extends Re
   invoiceNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   lineItems?: Resolver<Array<ResolversTypes['LineItem']>, ParentType, ContextType>;
   notes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  original?: Resolver<Maybe<ResolversTypes['DocumentFile']>, ParentType, ContextType>;
   source?: Resolver<Maybe<ResolversTypes['InvoiceSource']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['InvoiceStatus'], ParentType, ContextType>;
   storeId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
@@ -2569,6 +2973,14 @@ export type InvoiceConnectionResolvers<ContextType = RequestContext, ParentType 
   edges?: Resolver<Array<ResolversTypes['InvoiceEdge']>, ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['Invoice']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type InvoiceCorrectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InvoiceCorrection'] = ResolversParentTypes['InvoiceCorrection']> = {
+  correctedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  correctedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['InvoiceCorrectionField'], ParentType, ContextType>;
+  previousValue?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type InvoiceEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InvoiceEdge'] = ResolversParentTypes['InvoiceEdge']> = {
@@ -2603,6 +3015,17 @@ export type KindUsageResolvers<ContextType = RequestContext, ParentType extends 
   pages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type LaborDayResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborDay'] = ResolversParentTypes['LaborDay']> = {
+  actualHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  netSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  overtimeHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  scheduledHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  varianceHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type LaborEmployeeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborEmployee'] = ResolversParentTypes['LaborEmployee']> = {
   actualHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   employeeId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2621,10 +3044,11 @@ export type LaborEmployeeResolvers<ContextType = RequestContext, ParentType exte
 };
 
 export type LaborFiguresResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborFigures'] = ResolversParentTypes['LaborFigures']> = {
-  __resolveType: TypeResolveFn<'LaborEmployee' | 'LaborSummary' | 'LaborWeek', ParentType, ContextType>;
+  __resolveType: TypeResolveFn<'LaborDay' | 'LaborEmployee' | 'LaborSummary' | 'LaborWeek', ParentType, ContextType>;
 };
 
 export type LaborReportResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborReport'] = ResolversParentTypes['LaborReport']> = {
+  daily?: Resolver<Array<ResolversTypes['LaborDay']>, ParentType, ContextType>;
   employees?: Resolver<Array<ResolversTypes['LaborEmployee']>, ParentType, ContextType>;
   summary?: Resolver<ResolversTypes['LaborSummary'], ParentType, ContextType>;
   weekly?: Resolver<Array<ResolversTypes['LaborWeek']>, ParentType, ContextType>;
@@ -2632,6 +3056,7 @@ export type LaborReportResolvers<ContextType = RequestContext, ParentType extend
 
 export type LaborSummaryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LaborSummary'] = ResolversParentTypes['LaborSummary']> = {
   actualHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  asOf?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   employeeCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   endDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
   laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
@@ -2698,6 +3123,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   addShift?: Resolver<ResolversTypes['Shift'], ParentType, ContextType, RequireFields<MutationAddShiftArgs, 'input' | 'scheduleId'>>;
   archiveSchedule?: Resolver<ResolversTypes['Schedule'], ParentType, ContextType, RequireFields<MutationArchiveScheduleArgs, 'id'>>;
   clockOut?: Resolver<ResolversTypes['TimePunch'], ParentType, ContextType, RequireFields<MutationClockOutArgs, 'employeeId'>>;
+  correctInvoice?: Resolver<ResolversTypes['Invoice'], ParentType, ContextType, RequireFields<MutationCorrectInvoiceArgs, 'id' | 'input'>>;
   createEmbedSession?: Resolver<ResolversTypes['EmbedSession'], ParentType, ContextType, RequireFields<MutationCreateEmbedSessionArgs, 'input' | 'tenantId'>>;
   createEmployee?: Resolver<ResolversTypes['Employee'], ParentType, ContextType, RequireFields<MutationCreateEmployeeArgs, 'input'>>;
   createInventoryItem?: Resolver<ResolversTypes['InventoryItem'], ParentType, ContextType, RequireFields<MutationCreateInventoryItemArgs, 'input'>>;
@@ -2721,8 +3147,8 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   updateEmployee?: Resolver<ResolversTypes['Employee'], ParentType, ContextType, RequireFields<MutationUpdateEmployeeArgs, 'id' | 'input'>>;
   updateInventoryItem?: Resolver<ResolversTypes['InventoryItem'], ParentType, ContextType, RequireFields<MutationUpdateInventoryItemArgs, 'id' | 'input'>>;
   updateShift?: Resolver<ResolversTypes['Shift'], ParentType, ContextType, RequireFields<MutationUpdateShiftArgs, 'id' | 'input'>>;
-  uploadInvoice?: Resolver<ResolversTypes['InvoiceUpload'], ParentType, ContextType, RequireFields<MutationUploadInvoiceArgs, 'file'>>;
-  uploadReceipt?: Resolver<ResolversTypes['Receipt'], ParentType, ContextType, RequireFields<MutationUploadReceiptArgs, 'file' | 'useType'>>;
+  uploadInvoice?: Resolver<ResolversTypes['InvoiceUpload'], ParentType, ContextType, RequireFields<MutationUploadInvoiceArgs, 'file' | 'force'>>;
+  uploadReceipt?: Resolver<ResolversTypes['Receipt'], ParentType, ContextType, RequireFields<MutationUploadReceiptArgs, 'file' | 'force' | 'useType'>>;
 };
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
@@ -2753,6 +3179,65 @@ export type PosSalesImportResolvers<ContextType = RequestContext, ParentType ext
   totalNetSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
+export type ProfitAndLossResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProfitAndLoss'] = ResolversParentTypes['ProfitAndLoss']> = {
+  byStore?: Resolver<Array<ResolversTypes['ProfitAndLossStore']>, ParentType, ContextType>;
+  costOfGoods?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  costOfGoodsByCategory?: Resolver<Array<ResolversTypes['ProfitAndLossCategory']>, ParentType, ContextType>;
+  costOfGoodsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  endDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  laborHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  laborPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  netSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  operatingProfit?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  operatingProfitPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  otherExpenses?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  otherExpensesByCategory?: Resolver<Array<ResolversTypes['ProfitAndLossCategory']>, ParentType, ContextType>;
+  otherExpensesPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  overtimeCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  overtimeHours?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  period?: Resolver<ResolversTypes['ProfitAndLossPeriod'], ParentType, ContextType>;
+  primeCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  primeCostPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  startDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  storeId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  weekly?: Resolver<Array<ResolversTypes['ProfitAndLossWeek']>, ParentType, ContextType>;
+};
+
+export type ProfitAndLossCategoryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProfitAndLossCategory'] = ResolversParentTypes['ProfitAndLossCategory']> = {
+  amount?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  category?: Resolver<ResolversTypes['CostCategory'], ParentType, ContextType>;
+  percentOfSales?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type ProfitAndLossStoreResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProfitAndLossStore'] = ResolversParentTypes['ProfitAndLossStore']> = {
+  costOfGoods?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  costOfGoodsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  laborPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  netSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  primeCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  primeCostPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  store?: Resolver<Maybe<ResolversTypes['Store']>, ParentType, ContextType>;
+  storeId?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+};
+
+export type ProfitAndLossWeekResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProfitAndLossWeek'] = ResolversParentTypes['ProfitAndLossWeek']> = {
+  costOfGoods?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  costOfGoodsPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  endDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  laborCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  laborPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  netSales?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  partial?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  primeCost?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  primeCostPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  startDate?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  weekEnd?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  weekStart?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   branding?: Resolver<ResolversTypes['Branding'], ParentType, ContextType>;
   employees?: Resolver<Array<ResolversTypes['Employee']>, ParentType, ContextType, RequireFields<QueryEmployeesArgs, 'includeInactive'>>;
@@ -2763,11 +3248,12 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   invoices?: Resolver<ResolversTypes['InvoiceConnection'], ParentType, ContextType, RequireFields<QueryInvoicesArgs, 'first'>>;
   laborReport?: Resolver<ResolversTypes['LaborReport'], ParentType, ContextType, Partial<QueryLaborReportArgs>>;
   legacyUsage?: Resolver<ResolversTypes['LegacyUsage'], ParentType, ContextType>;
+  profitAndLoss?: Resolver<ResolversTypes['ProfitAndLoss'], ParentType, ContextType, Partial<QueryProfitAndLossArgs>>;
   receipt?: Resolver<ResolversTypes['Receipt'], ParentType, ContextType, RequireFields<QueryReceiptArgs, 'id'>>;
   receipts?: Resolver<ResolversTypes['ReceiptConnection'], ParentType, ContextType, RequireFields<QueryReceiptsArgs, 'first'>>;
   schedule?: Resolver<Maybe<ResolversTypes['Schedule']>, ParentType, ContextType, RequireFields<QueryScheduleArgs, 'id'>>;
   schedules?: Resolver<Array<ResolversTypes['Schedule']>, ParentType, ContextType, Partial<QuerySchedulesArgs>>;
-  search?: Resolver<ResolversTypes['SearchResults'], ParentType, ContextType, RequireFields<QuerySearchArgs, 'limit' | 'query'>>;
+  search?: Resolver<ResolversTypes['SearchResults'], ParentType, ContextType, RequireFields<QuerySearchArgs, 'limit' | 'query' | 'relevantOnly'>>;
   shapeProfiles?: Resolver<Array<ResolversTypes['ShapeProfile']>, ParentType, ContextType>;
   spendReport?: Resolver<ResolversTypes['SpendReport'], ParentType, ContextType, Partial<QuerySpendReportArgs>>;
   store?: Resolver<Maybe<ResolversTypes['Store']>, ParentType, ContextType, RequireFields<QueryStoreArgs, 'id'>>;
@@ -2783,9 +3269,11 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   webhooks?: Resolver<Array<ResolversTypes['Webhook']>, ParentType, ContextType>;
 };
 
-export type ReceiptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Receipt'] = ResolversParentTypes['Receipt']> = {
+export type ReceiptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Receipt'] = ResolversParentTypes['Receipt'], FederationReferenceType extends FederationReferenceTypes['Receipt'] = FederationReferenceTypes['Receipt']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Receipt']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
   extractionConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fieldConfidences?: Resolver<ResolversTypes['ReceiptFieldConfidences'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2836,7 +3324,9 @@ export type ScheduleResolvers<ContextType = RequestContext, ParentType extends R
 
 export type SearchResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SearchResult'] = ResolversParentTypes['SearchResult']> = {
   date?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
+  highlights?: Resolver<Array<ResolversTypes['TextRange']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
+  matchedTerms?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   merchantName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   preview?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   similarity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2883,7 +3373,8 @@ export type SpendReportResolvers<ContextType = RequestContext, ParentType extend
   total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
-export type StoreResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Store'] = ResolversParentTypes['Store']> = {
+export type StoreResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Store'] = ResolversParentTypes['Store'], FederationReferenceType extends FederationReferenceTypes['Store'] = FederationReferenceTypes['Store']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Store']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   externalStoreId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2901,7 +3392,8 @@ export type SubscriptionResolvers<ContextType = RequestContext, ParentType exten
   vendorEvents?: SubscriptionResolver<ResolversTypes['DomainEvent'], "vendorEvents", ParentType, ContextType, Partial<SubscriptionVendorEventsArgs>>;
 };
 
-export type TenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant']> = {
+export type TenantResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Tenant'] = ResolversParentTypes['Tenant'], FederationReferenceType extends FederationReferenceTypes['Tenant'] = FederationReferenceTypes['Tenant']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Tenant']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -2931,6 +3423,11 @@ export type TenantUsageResolvers<ContextType = RequestContext, ParentType extend
   pages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   tenantId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   tenantName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TextRangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TextRange'] = ResolversParentTypes['TextRange']> = {
+  length?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  start?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type TimeOffRequestResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TimeOffRequest'] = ResolversParentTypes['TimeOffRequest']> = {
@@ -2995,8 +3492,10 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type VendorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Vendor'] = ResolversParentTypes['Vendor']> = {
+export type VendorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Vendor'] = ResolversParentTypes['Vendor'], FederationReferenceType extends FederationReferenceTypes['Vendor'] = FederationReferenceTypes['Vendor']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Vendor']> | FederationReferenceType, FederationReferenceType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  extractionAccuracy?: Resolver<ResolversTypes['ExtractionAccuracy'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
   invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   invoices?: Resolver<ResolversTypes['InvoiceConnection'], ParentType, ContextType, RequireFields<VendorInvoicesArgs, 'first'>>;
@@ -3082,21 +3581,25 @@ export type Resolvers<ContextType = RequestContext> = {
   CreateTenantPayload?: CreateTenantPayloadResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
+  DocumentFile?: DocumentFileResolvers<ContextType>;
   DomainEvent?: DomainEventResolvers<ContextType>;
   EmailAddress?: GraphQLScalarType;
   EmbedSession?: EmbedSessionResolvers<ContextType>;
   Employee?: EmployeeResolvers<ContextType>;
+  ExtractionAccuracy?: ExtractionAccuracyResolvers<ContextType>;
   InventoryCount?: InventoryCountResolvers<ContextType>;
   InventoryItem?: InventoryItemResolvers<ContextType>;
   InventorySummary?: InventorySummaryResolvers<ContextType>;
   Invoice?: InvoiceResolvers<ContextType>;
   InvoiceConnection?: InvoiceConnectionResolvers<ContextType>;
+  InvoiceCorrection?: InvoiceCorrectionResolvers<ContextType>;
   InvoiceEdge?: InvoiceEdgeResolvers<ContextType>;
   InvoiceFieldConfidences?: InvoiceFieldConfidencesResolvers<ContextType>;
   InvoiceSource?: InvoiceSourceResolvers;
   InvoiceUpload?: InvoiceUploadResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   KindUsage?: KindUsageResolvers<ContextType>;
+  LaborDay?: LaborDayResolvers<ContextType>;
   LaborEmployee?: LaborEmployeeResolvers<ContextType>;
   LaborFigures?: LaborFiguresResolvers<ContextType>;
   LaborReport?: LaborReportResolvers<ContextType>;
@@ -3112,6 +3615,10 @@ export type Resolvers<ContextType = RequestContext> = {
   PageInfo?: PageInfoResolvers<ContextType>;
   PaymentMethod?: PaymentMethodResolvers<ContextType>;
   PosSalesImport?: PosSalesImportResolvers<ContextType>;
+  ProfitAndLoss?: ProfitAndLossResolvers<ContextType>;
+  ProfitAndLossCategory?: ProfitAndLossCategoryResolvers<ContextType>;
+  ProfitAndLossStore?: ProfitAndLossStoreResolvers<ContextType>;
+  ProfitAndLossWeek?: ProfitAndLossWeekResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Receipt?: ReceiptResolvers<ContextType>;
   ReceiptConnection?: ReceiptConnectionResolvers<ContextType>;
@@ -3129,6 +3636,7 @@ export type Resolvers<ContextType = RequestContext> = {
   TenantConnection?: TenantConnectionResolvers<ContextType>;
   TenantEdge?: TenantEdgeResolvers<ContextType>;
   TenantUsage?: TenantUsageResolvers<ContextType>;
+  TextRange?: TextRangeResolvers<ContextType>;
   TimeOffRequest?: TimeOffRequestResolvers<ContextType>;
   TimePunch?: TimePunchResolvers<ContextType>;
   URL?: GraphQLScalarType;

@@ -30,9 +30,12 @@ function cutAfterForm(name: string): string {
 }
 
 /** Letters OCR reads as digits when they stand alone. */
-const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '3': 'B', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B' };
-/** An initial joined by "&" to a word of the name ("3 & BEST" is "B & BEST", "M & 5 TRADING" is "M & S TRADING"). */
-const DIGIT_INITIAL = /(?<![\p{L}\d.,&-]\s?)(?<![\p{L}\d])\d(?=\s?&\s?\p{L})|(?<=\p{L}\s?&\s?)\d(?![\p{L}\d])/gu;
+const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '3': 'B', '4': 'A', '5': 'S', '6': 'G', '7': 'T', '8': 'B', '13': 'B' };
+/**
+ * An initial joined by "&" to a word of the name ("3 & BEST" is "B & BEST", "M & 5 TRADING" is "M & S TRADING");
+ * "13" is a B whose two strokes OCR read apart.
+ */
+const DIGIT_INITIAL = /(?<![\p{L}\d.,&-]\s?)(?<![\p{L}\d])(?:13|\d)(?=\s?&\s?\p{L})|(?<=\p{L}\s?&\s?)(?:13|\d)(?![\p{L}\d])/gu;
 
 /** Undo OCR slips inside legal forms: "5dn Bhd" → "Sdn Bhd", "SDNBHD" and "PAPERSDN BHD" → "… SDN BHD". */
 export function cleanMerchant(name: string): string {
@@ -49,6 +52,8 @@ export function cleanMerchant(name: string): string {
       .replace(/\b(sdn\.?\s?)(b\s?h(?:\s?d)?)\b/gi, (_, sdn: string, bhd: string) => `${sdn}${bhd[0] === 'B' && bhd.at(-1) !== 'd' ? 'BHD' : 'Bhd'}`)
       .replace(/(?<=\S)(sdn\.?\s?bhd)/gi, ' $1')
       .replace(/\b(sdn\.?)(bhd)/gi, '$1 $2')
+      // A closing legal form whose D OCR read as O or 0 ("… LTO", "SDN BH0").
+      .replace(/\b(lt|bh)[o0](?=[\s."'”»)]*$)/giu, (_, f: string) => `${f}${f === f.toUpperCase() ? 'D' : 'd'}`)
       .replace(/(\)|\p{L})(?=\(\d)/gu, '$1 ')
       // A bare number of three or four digits ends a name ("ZIEDS 2001", "AMPANG 210"); registration numbers are longer or marked.
       .replace(REG_NUMBER, (m) => (/^\s*\d{3,4}\s*$/.test(m) ? m : ''))

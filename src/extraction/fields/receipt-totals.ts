@@ -50,7 +50,7 @@ export const CASH = new RegExp(
 );
 export const CHANGE = new RegExp(`\\b(${spaced('change')}|baki|atlikums|izdots|atdots|rückgeld|rendu)\\b`, 'i');
 /** A table's column header ("DESCRIPTION QTY PRICE TOTAL"): its "total" labels a column, not an amount. */
-const TABLE_HEADER =
+export const TABLE_HEADER =
   /\b(qty|qte|quantity|price|p\.\s?u\.?|u\.?\s?p\.?|unit|description|designation|item|amount|amt|daudz|cena)\b.*\b(qty|qte|quantity|price|p\.\s?u\.?|u\.?\s?p\.?|unit|total|amount|amt|summa|cena)\b/i;
 /** Lines that are not items (totals, taxes, payment, header data). */
 export const NOT_ITEM =
@@ -85,13 +85,16 @@ const isPlain = (c: Candidate<number>) => c.via !== 'free' && !/^\D{0,3}\d[\d.,]
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
-/** Cash tendered − change given (null without both), and whether any change was given. */
+/**
+ * Cash tendered − change given (null without both), and whether any change was given. Both must be printed as money
+ * (two decimals): a change amount OCR cut short ("32.5", "32.") would make a wrong total look corroborated.
+ */
 function cashMinusChange(lines: Line[], dec?: DecimalSeparator): { paid: number | null; changeGiven: boolean } {
   const find = receiptAmountFinder(dec);
   const cash = rank(labelled(lines, [L(CASH, 1)], find, { below: false }))[0];
   const change = rank(labelled(lines, [L(CHANGE, 1)], find, { below: false }))[0];
   const changeGiven = Boolean(change && change.value > 0);
-  if (!cash || !change || change.value < 0 || change.value >= cash.value) return { paid: null, changeGiven };
+  if (!cash || !change || change.value < 0 || change.value >= cash.value || isPlain(cash) || isPlain(change)) return { paid: null, changeGiven };
   return { paid: round2(cash.value - change.value), changeGiven };
 }
 
@@ -160,7 +163,9 @@ function subtotalSums(
 ): { subs: Candidate<number>[]; taxes: Candidate<number>[]; sums: Sum[] } {
   const top = (labels: Label[]) => rank(labelled(lines, labels, find)).slice(0, 5);
   const money = (c: Candidate<number>) => !isPlain(c);
-  const subs = top(RECEIPT_SUBTOTALS).filter((c) => c.value > 0 && money(c));
+  // A label alone on its line reads the amount below it, but a payment line below is no subtotal.
+  const paymentBelow = (c: Candidate<number>) => c.via === 'below' && (CASH.test(c.line.text) || CHANGE.test(c.line.text));
+  const subs = top(RECEIPT_SUBTOTALS).filter((c) => c.value > 0 && money(c) && !paymentBelow(c));
   const taxes = top(RECEIPT_TAXES).filter((c) => c.value >= 0);
   const service = firstOf(rank(labelled(lines, SERVICE, find, { below: false })), (c) => c.value > 0 && money(c));
   const discount = firstOf(rank(labelled(lines, DISCOUNT, find, { below: false })), (c) => c.value !== 0 && money(c));
@@ -213,7 +218,8 @@ export function chooseReceiptTotals(lines: Line[], dec?: DecimalSeparator): Rece
     // Paid = the total (or the total after its rounding adjustment): corroborates a printed total.
     const sum = sums.find((s) => near(s.value, c.value));
     if (paid !== null && near(c.value, paid)) c.score += isLabelled || (sum && sum.parts > 0) ? 3 : 1;
-    else if (paid !== null && rounding && isLabelled && near(round2(c.value + rounding), paid)) c.score += 2;
+    // The rounding line's sign is often lost in OCR ("RM 0.02" for -0.02): either sign corroborates.
+    else if (paid !== null && rounding && isLabelled && (near(round2(c.value + rounding), paid) || near(round2(c.value - rounding), paid))) c.score += 2;
     if (isLabelled && sum) c.score += sum.parts > 0 ? 3 : 1.5;
     // Two printed totals around a rounding line: the one after it is the one paid.
     if (rounding && isLabelled && labelledTotals.some((o) => near(o.value, round2(c.value - rounding)))) c.score += 1;

@@ -1,12 +1,13 @@
 // Receipt fields from (usually OCR'd) pages: merchant, date, totals, tip, currency, payment method, items.
-import type { ExtractedLineItem, ExtractedReceiptFields, PageText } from '../types.ts';
-import { detectDecimalSeparator, findAmounts, type DecimalSeparator } from './amounts.ts';
+import type { ExtractedReceiptFields, PageText } from '../types.ts';
+import { detectDecimalSeparator } from './amounts.ts';
 import { detectCurrency } from './currency.ts';
-import { inferDayFirst, stripAccents } from './dates.ts';
+import { inferDayFirst } from './dates.ts';
 import { amountFinder, dateFinder, labelled, rank, type Candidate, type Label } from './labels.ts';
-import { documentLines, type Line } from './layout.ts';
+import { documentLines } from './layout.ts';
 import { detectPaymentMethod } from './payment.ts';
-import { chooseReceiptTotals, NOT_ITEM } from './receipt-totals.ts';
+import { receiptItems } from './receipt-items.ts';
+import { chooseReceiptTotals } from './receipt-totals.ts';
 import { pickMerchant } from './receipt-merchant.ts';
 
 const L = (re: RegExp, weight: number): Label => ({ re, weight });
@@ -14,43 +15,23 @@ const L = (re: RegExp, weight: number): Label => ({ re, weight });
 const TIP = [L(/\b(tip|tips|gratuity|trinkgeld|pourboire|dzeramnauda)\b/i, 3)];
 const DATE_LABELS = [L(/\b(date|datums|tarikh|datum|dated)\b\s*[:.]?/i, 2)];
 
-/** A date glued to the time after it ("19/03/20181:01:43 PM"): OCR lost the space. */
-const DATE_THEN_TIME = /(\d{1,2}[./-]\d{1,2}[./-](?:19|20)\d{2})(?=\d{1,2}[:.]\d{2}\b)/g;
+/**
+ * A date glued to the time after it ("19/03/20181:01:43 PM", "25/Mar/20170743:54" with a colon lost too): OCR lost
+ * the space.
+ */
+const DATE_THEN_TIME = /(\d{1,2}[./-](?:\d{1,2}|\p{L}{3,9})[./-](?:19|20)\d{2})(?=\d{1,4}[:.]\d{2}\b)/gu;
+/**
+ * A labelled date whose slashes OCR read as 1 or 7 or lost ("DATE: 140372019" for 14/03/2019): day, month and a
+ * 20xx year around them, only right after a date label.
+ */
+const SLASHES_AS_DIGITS = /\b(date|datums|tarikh|datum)(\s*[:.]?\s*)(0[1-9]|[12]\d|3[01])[17]?(0[1-9]|1[0-2])[17](20\d{2})(?!\d)/gi;
 /** Month names with a zero for the letter O ("0ct 3, 2016", "N0v"). */
 const ZERO_MONTH = /\b0(?=ct\b|kt\b)|(?<=\bN)0(?=v\b)/gi;
 
 /** Dates on OCR'd receipt text: the usual formats, after undoing the OCR slips above. */
 function receiptDateFinder(dayFirst: boolean | undefined) {
   const find = dateFinder({ dayFirst });
-  return (text: string) => find(text.replace(DATE_THEN_TIME, '$1 ').replace(ZERO_MONTH, 'O'));
-}
-
-function receiptItems(lines: Line[], totalLine: Line | null, dec?: DecimalSeparator): ExtractedLineItem[] {
-  const end = totalLine ? totalLine.index : lines.length;
-  const items: ExtractedLineItem[] = [];
-  for (const line of lines.slice(3, end)) {
-    const t = stripAccents(line.text);
-    if (NOT_ITEM.test(t)) continue;
-    const amounts = findAmounts(line.text, dec).filter((a) => a.hasDecimals);
-    const last = amounts[amounts.length - 1];
-    if (!last) continue;
-    const desc = line.text
-      .slice(0, amounts[0]!.index)
-      .replace(/[^\p{L}\p{N}\s.,&'"/%-]+/gu, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (desc.replace(/[^\p{L}]/gu, '').length < 3) continue;
-    const qx = line.text.match(/(\d+(?:[.,]\d+)?)\s*[xX*]\s*(\d+[.,]\d{2})/);
-    items.push({
-      description: desc.replace(/(\d+(?:[.,]\d+)?)\s*[xX*]\s*$/, '').trim() || null,
-      sku: null,
-      quantity: qx ? Number(qx[1]!.replace(',', '.')) : null,
-      unit: null,
-      unitPrice: qx ? Number(qx[2]!.replace(',', '.')) : amounts.length > 1 ? amounts[amounts.length - 2]!.value : null,
-      total: last.value,
-    });
-  }
-  return items;
+  return (text: string) => find(text.replace(DATE_THEN_TIME, '$1 ').replace(ZERO_MONTH, 'O').replace(SLASHES_AS_DIGITS, '$1$2$3/$4/$5'));
 }
 
 const pct = (c: Candidate<unknown> | null | undefined, base: number, bonus = 0) =>

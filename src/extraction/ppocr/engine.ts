@@ -12,7 +12,10 @@ import { orientedSize, type OcrEngine } from '../ocr.ts';
 import { UnreadableDocumentError } from '../types.ts';
 import type { Word } from '../types.ts';
 import { detectSegments, type RotatedRect } from './detect.ts';
-import { batchTensor, cropSegment, cropWords, ctcDecode, type LineCrop, type RgbImage } from './recognize.ts';
+import { deskewWords, dominantAngle } from './deskew.ts';
+import { englishLexicon, type Lexicon } from './lexicon.ts';
+import { batchTensor, cropSegment, ctcDecode, latinClasses, type LineCrop, type RgbImage } from './recognize.ts';
+import { cropWords } from './segment-words.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -46,10 +49,19 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
   const dir = options.modelDir ?? defaultModelDir();
   const ort: Ort = await import('onnxruntime-node');
   const threads = Math.max(1, options.threads ?? 1);
-  const sessionOptions = { intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential' as const, graphOptimizationLevel: 'all' as const };
+  const sessionOptions = {
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential' as const,
+    graphOptimizationLevel: 'all' as const,
+    enableMemPattern: false,
+    enableCpuMemArena: false,
+  };
   const det = await ort.InferenceSession.create(path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'), sessionOptions);
   const rec = await ort.InferenceSession.create(path.join(dir, 'ch_PP-OCRv4_rec_infer.onnx'), sessionOptions);
   const dictionary = [...(await readFile(path.join(dir, 'ppocr_keys_v1.txt'), 'utf8')).split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1), ' '];
+  const allowed = latinClasses(dictionary);
+  const lexicon = englishLexicon();
   const detMax = options.detMaxSide ?? 1536;
 
   return {
@@ -58,7 +70,7 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
       const t0 = performance.now();
       const { src, width, height } = await decode(bytes);
       const rects = await detect(ort, det, src, detMax);
-      const words = await recognise(ort, rec, src, rects, dictionary);
+      const words = deskewWords(await recognise(ort, rec, src, rects, { dictionary, allowed, lexicon }), dominantAngle(rects), src.width, src.height);
       const k = width / src.width;
       const scaled = words.map((w) => ({ ...w, x: round2(w.x * k), y: round2(w.y * k), width: round2(w.width * k), height: round2(w.height * k) }));
       const confidence = scaled.length ? scaled.reduce((s, w) => s + w.confidence, 0) / scaled.length : 0;
@@ -119,7 +131,15 @@ async function detect(ort: Ort, session: Session, src: RgbImage, detMax: number)
 }
 
 /** Recognition in batches of similar widths (less padding); words in source pixels, in detection order. */
-async function recognise(ort: Ort, session: Session, src: RgbImage, rects: RotatedRect[], dictionary: string[]): Promise<Word[]> {
+/** What decoding reads the model's output with: its dictionary, the classes allowed on a Latin page, the lexicon. */
+interface Vocabulary {
+  dictionary: string[];
+  allowed: Uint8Array;
+  lexicon: Lexicon;
+}
+
+async function recognise(ort: Ort, session: Session, src: RgbImage, rects: RotatedRect[], vocabulary: Vocabulary): Promise<Word[]> {
+  const { dictionary, allowed, lexicon } = vocabulary;
   const crops = rects.map((r) => cropSegment(src, r));
   const order = crops.map((_, i) => i).sort((a, b) => crops[a]!.width - crops[b]!.width);
   const words: Word[][] = new Array(crops.length);
@@ -139,7 +159,7 @@ async function recognise(ort: Ort, session: Session, src: RgbImage, rects: Rotat
       const crop = crops[ci]!;
       // Steps over the padding read nothing; stop at the crop's own width.
       const own = Math.min(steps!, Math.ceil(crop.width / 8) + 1);
-      words[ci] = cropWords(ctcDecode(probs, n * steps! * classes!, own, classes!, dictionary), crop);
+      words[ci] = cropWords(ctcDecode(probs, n * steps! * classes!, own, classes!, dictionary, allowed), crop, lexicon);
     });
   }
   return words.flat();

@@ -88,13 +88,16 @@ export function createInvoiceExtraction(
     await invoices.recordReading(started, { pageCount: read.pageCount, notes: read.notes });
     if (read.invoices.length === 0) return [await invoices.fail(started, 'no invoice could be found in the document')];
     const recorded = await invoices.complete(started, read.invoices);
-    await meterQuietly(deps.usage, log, job.payer, {
-      tenantId: started.tenantId,
-      documentId: started.documentId,
-      kind: 'invoice',
-      pages: read.pageCount,
-      channel: job.channel,
-    });
+    // A document whose every invoice repeats one the tenant has is not charged again (DESIGN §9 "Duplicate documents").
+    if (recorded.some((r) => !r.duplicateOf)) {
+      await meterQuietly(deps.usage, log, job.payer, {
+        tenantId: started.tenantId,
+        documentId: started.documentId,
+        kind: 'invoice',
+        pages: read.pageCount,
+        channel: job.channel,
+      });
+    }
     await indexQuietly(log, 'invoices', () => deps.search.indexUploadedInvoices(recorded));
     return recorded;
   }

@@ -23,6 +23,8 @@ export interface UploadOptions {
   keepFile?: boolean | null;
   /** How the request came in (metered with the document; default graphql). */
   channel?: Channel;
+  /** Record a fresh record even when the file repeats one the tenant has (default: record a duplicate). */
+  force?: boolean | null;
 }
 
 /**
@@ -87,8 +89,8 @@ export function createUploadsService(deps: {
       const tenantId = await deps.tenants.resolve(principal, options.tenantId);
       if (options.storeId != null) await deps.tenants.requireStore(tenantId, options.storeId);
       const { document, fileType, blob, channel } = intake(principal, tenantId, 'invoice', options);
-      const invoice = await deps.invoices.start(tenantId, document, options.storeId ?? null);
-      return deps.extraction.run({ invoice, bytes: options.file.bytes, fileType, blob, storeFirst: true, payer: principal, channel });
+      const invoice = await deps.invoices.start(tenantId, document, options.storeId ?? null, options.force ?? false);
+      return deps.extraction.run({ invoice, bytes: options.file.bytes, fileType, blob, storeFirst: true, payer: payerOf(principal), channel });
     },
 
     async uploadReceipt(principal: Principal, options: UploadOptions & { useType?: UseType | null }): Promise<Receipt & { lineItems: LineItem[] }> {
@@ -102,14 +104,21 @@ export function createUploadsService(deps: {
           await deps.blobs.put(kept, options.file.bytes, document.mimeType);
           stored = true;
         }
-        const receipt = await deps.receipts.record(
-          tenantId,
-          { ...document, blobKey: kept, blobTemporary: false, pageCount, notes },
-          fields,
-          options.useType ?? 'business',
-        );
-        await meterQuietly(deps.usage, deps.log, principal, { tenantId, documentId: receipt.documentId, kind: 'receipt', pages: pageCount, channel });
-        await indexQuietly(deps.log, 'a receipt', () => deps.search.indexReceipts([receipt]));
+        const receipt = await deps.receipts.record(tenantId, { ...document, blobKey: kept, blobTemporary: false, pageCount, notes }, fields, {
+          useType: options.useType ?? 'business',
+          forced: options.force ?? false,
+        });
+        // A duplicate is neither charged nor searchable: its original is.
+        if (!receipt.duplicateOf) {
+          await meterQuietly(deps.usage, deps.log, payerOf(principal), {
+            tenantId,
+            documentId: receipt.documentId,
+            kind: 'receipt',
+            pages: pageCount,
+            channel,
+          });
+          await indexQuietly(deps.log, 'a receipt', () => deps.search.indexReceipts([receipt]));
+        }
         return receipt;
       } catch (err) {
         if (stored && kept) await deps.blobs.delete(kept).catch(() => undefined);
@@ -124,3 +133,6 @@ export function createUploadsService(deps: {
   };
 }
 export type UploadsService = ReturnType<typeof createUploadsService>;
+
+/** Who pays for a document: the partner, and the API key when one sent it (a signed-in user's upload has none). */
+const payerOf = (principal: Principal) => ({ partner: principal.partner, keyId: isUuid(principal.keyId) ? principal.keyId : null });

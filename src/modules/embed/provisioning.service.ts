@@ -40,10 +40,10 @@ export class LinkRefused extends Error {
 /** Roles that see one store (the one their sign-in named); the others see the whole tenant. */
 export const STORE_SCOPED_ROLES: readonly UserRole[] = ['store_manager', 'supervisor', 'location_manager'];
 
-/** Scopes of a signed-in tenant user: reading their tenant's data. */
-const SESSION_SCOPES = ['read', 'invoices:read', 'search:read', 'inventory:read', 'scheduling:read'] as const;
+/** Scopes of a signed-in tenant user: reading their tenant's data, and uploading and correcting its invoices. */
+const SESSION_SCOPES = ['read', 'invoices:read', 'invoices:write', 'search:read', 'inventory:read', 'scheduling:read'] as const;
 
-/** The principal a browser session acts as: confined to the user's tenant, read-only. */
+/** The principal a browser session acts as: confined to the user's tenant (and store-scoped roles to their store). */
 export function sessionPrincipal(view: SessionView): Principal {
   return {
     keyId: `session:${view.userId}`,

@@ -38,8 +38,8 @@ const snapshot =
 
 export const eventResolvers = {
   Subscription: {
-    invoiceEvents: eventStream(['invoice.created', 'invoice.processed', 'invoice.failed'], 'invoices:read'),
-    receiptEvents: eventStream(['receipt.processed'], ['receipts:write', 'invoices:read']),
+    invoiceEvents: eventStream(['invoice.created', 'invoice.processed', 'invoice.failed', 'invoice.duplicate'], 'invoices:read'),
+    receiptEvents: eventStream(['receipt.processed', 'receipt.duplicate'], ['receipts:write', 'invoices:read']),
     vendorEvents: eventStream(['vendor.created'], 'read'),
     events: eventStream(EVENT_TYPES, 'invoices:read'),
   },

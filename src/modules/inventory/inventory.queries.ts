@@ -50,7 +50,9 @@ export async function latestCountsAtStore(db: Kysely<DB>, storeId: string): Prom
 
 /**
  * One aggregate: active items stocked in the scope, the newest count, and the value of the latest count of
- * every (store, active item) at its item's default cost per unit.
+ * every (store, active item) at its item's default cost per unit. Each count's value is rounded to the cent, as
+ * InventoryCount.value shows it, and the total is their exact sum: the total of a store is the sum of its rows, and
+ * the tenant's the sum of its stores'.
  */
 export async function inventorySummary(
   db: Kysely<DB>,
@@ -69,7 +71,7 @@ export async function inventorySummary(
     select
       (select count(*) from inventory_items i where i.tenant_id = ${tenantId} and i.active and ${itemFilter}) as item_count,
       (select max(counted_at) from latest) as last_counted_at,
-      (select sum(l.base_quantity * i.default_cost) from latest l join inventory_items i on i.id = l.item_id and i.active) as total_inventory_value
+      (select sum(round(l.base_quantity * i.default_cost, 2)) from latest l join inventory_items i on i.id = l.item_id and i.active) as total_inventory_value
   `.execute(db);
   const row = rows[0]!;
   return {

@@ -1,4 +1,4 @@
-import { type AccessRule, scopedStore } from '../../platform/auth/access.ts';
+import { type AccessRule, requireAccess, scopedStore, visibleStore } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { NotFound } from '../../platform/errors.ts';
 import type { CountInput, InventoryCount, ItemInput } from './inventory.service.ts';
@@ -34,6 +34,15 @@ export const inventoryResolvers = {
     },
     recordInventoryCount: async (_: unknown, args: TenantArgs & { input: CountInput }, ctx: RequestContext) =>
       ctx.services.inventory.recordCount(await tenantFor(ctx, args, WRITE), args.input),
+  },
+  InventoryItem: {
+    // Federation: Query._entities, batched by the item loader (scope inventory:read; an item of every store, or of
+    // a store-scoped user's own; another partner's is null).
+    __resolveReference: async (ref: { id: string }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, READ);
+      const item = await loaders(ctx).inventoryItem.load(ref.id);
+      return item && (item.storeId === null || visibleStore(ctx.principal, item.storeId)) ? item : null;
+    },
   },
   InventoryCount: {
     item: (count: InventoryCount, _: unknown, ctx: RequestContext) => countItem(count, ctx),

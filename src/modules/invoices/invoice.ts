@@ -28,6 +28,10 @@ export interface Invoice extends InvoiceHeader {
   status: 'processing' | 'processed' | 'failed';
   error: string | null;
   pages: number[];
+  /** The original this record repeats (DESIGN §9 "Duplicate documents"); null for an original. */
+  duplicateOf: string | null;
+  /** Uploaded with `force`: recorded as an original whatever it repeats. */
+  forced: boolean;
   createdAt: Date;
 }
 
@@ -49,6 +53,7 @@ export interface InvoiceListArgs {
     dateFrom?: string | null;
     dateTo?: string | null;
     storeId?: string | null;
+    includeDuplicates?: boolean | null;
   } | null;
 }
 
@@ -68,6 +73,7 @@ export function resource(invoice: Invoice, lineItems: readonly LineItem[]) {
     extractionConfidence: invoice.extractionConfidence,
     status: invoice.status,
     source: invoice.source ?? null,
+    duplicateOf: invoice.duplicateOf ?? null,
     lineItems,
     costCategories: [...new Set(lineItems.map((l) => l.costCategory))],
     createdAt: invoice.createdAt.toISOString(),
@@ -109,6 +115,8 @@ export function toInvoice(r: InvoiceRow): Invoice {
     status: r.status,
     error: r.error,
     pages: r.pages,
+    duplicateOf: r.duplicateOf,
+    forced: r.forced,
     createdAt: r.createdAt,
   };
 }

@@ -7,7 +7,7 @@ export type InvoiceLineItemRow = Selectable<InvoiceLineItemsTable>;
 export async function insertInvoice(
   db: Kysely<DB>,
   tenantId: string,
-  invoice: { documentId: string; storeId: string | null; processingOwner?: string; leaseUntil?: Expression<Date> },
+  invoice: { documentId: string; storeId: string | null; forced?: boolean; processingOwner?: string; leaseUntil?: Expression<Date> },
 ): Promise<InvoiceRow> {
   return db
     .insertInto('invoices')
@@ -56,6 +56,7 @@ export async function listInvoiceLineItems(db: Kysely<DB>, tenantIds: readonly s
 export type AfterId = string | null;
 
 export interface InvoiceListFilter {
+  includeDuplicates?: boolean | null;
   status?: string | null;
   vendorId?: string | null;
   vendorNormalizedName?: string | null;
@@ -74,6 +75,7 @@ export async function pageInvoices(
 ): Promise<InvoiceRow[]> {
   if (tenantIds.length === 0) return [];
   let q = db.selectFrom('invoices').selectAll('invoices').where('invoices.tenantId', 'in', tenantIds);
+  if (!filter.includeDuplicates) q = q.where('invoices.duplicateOf', 'is', null);
   if (filter.status) q = q.where('invoices.status', '=', filter.status as 'processed');
   if (filter.vendorId) q = q.where('invoices.vendorId', '=', filter.vendorId);
   if (filter.vendorNormalizedName) {
@@ -89,9 +91,61 @@ export async function pageInvoices(
   return q.orderBy('invoices.createdAt', 'desc').orderBy('invoices.id', 'desc').limit(limit).execute();
 }
 
-/** Processed invoices of every tenant after `afterId` in id order (a batch of a full scan, e.g. reindexing). */
+/** Processed originals (not duplicates) of every tenant after `afterId` in id order (a batch of a full scan, e.g. reindexing). */
 export async function scanProcessedInvoices(db: Kysely<DB>, afterId: string | null, limit: number): Promise<InvoiceRow[]> {
-  let q = db.selectFrom('invoices').selectAll().where('status', '=', 'processed');
+  let q = db.selectFrom('invoices').selectAll().where('status', '=', 'processed').where('duplicateOf', 'is', null);
   if (afterId) q = q.where('id', '>', afterId);
   return q.orderBy('id').limit(limit).execute();
+}
+
+/** An invoice number by its letters and digits, upper-cased: the expression of the index invoices__duplicate_match_idx. */
+const numberKey = (column: ReturnType<typeof sql.ref>) => sql<string>`upper(regexp_replace(${column}, '[^0-9A-Za-z]', '', 'g'))`;
+
+/** What a just-extracted invoice is compared by: its own row and document, the pages it covers, and its fields. */
+export interface DuplicateCandidate {
+  id: string;
+  documentId: string;
+  pages: number[];
+  vendorNormalizedName: string | null;
+  invoiceNumber: string | null;
+  total: number | null;
+}
+
+/**
+ * The tenant's earliest processed original this invoice repeats: one read from the same bytes (a document with the
+ * same sha256, the same pages of it), else one of the same vendor (normalized name) with the same invoice number
+ * (letters and digits, any case) and the same total. Two indexed lookups (documents by sha256, invoices by
+ * invoices__duplicate_match_idx). Run under lockTenantDocuments, so two uploads of one document cannot both be
+ * originals.
+ */
+export async function findDuplicateInvoice(
+  db: Kysely<DB>,
+  tenantId: string,
+  c: DuplicateCandidate,
+): Promise<{ id: string; vendorId: string | null } | undefined> {
+  const originals = db
+    .selectFrom('invoices as i')
+    .select(['i.id', 'i.vendorId'])
+    .where('i.tenantId', '=', tenantId)
+    .where('i.status', '=', 'processed')
+    .where('i.duplicateOf', 'is', null)
+    .where('i.id', '<>', c.id)
+    .orderBy('i.createdAt')
+    .orderBy('i.id')
+    .limit(1);
+  const sameBytes = await originals
+    .innerJoin('documents as d', (j) => j.onRef('d.id', '=', 'i.documentId').onRef('d.tenantId', '=', 'i.tenantId'))
+    .where('d.id', '<>', c.documentId)
+    .where('i.pages', '=', sql<number[]>`${c.pages}::integer[]`)
+    .where('d.sha256', '=', (eb) => eb.selectFrom('documents').select('sha256').where('tenantId', '=', tenantId).where('id', '=', c.documentId))
+    .executeTakeFirst();
+  const number = c.invoiceNumber?.replace(/[^0-9A-Za-z]/g, '').toUpperCase() ?? '';
+  if (sameBytes || !number || !c.vendorNormalizedName) return sameBytes;
+  return originals
+    .where('i.vendorId', '=', (eb) =>
+      eb.selectFrom('vendors').select('id').where('tenantId', '=', tenantId).where('normalizedName', '=', c.vendorNormalizedName!),
+    )
+    .where(numberKey(sql.ref('i.invoice_number')), '=', number)
+    .where(sql<boolean>`i.total is not distinct from ${c.total}::numeric`)
+    .executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { InvalidInput } from '../../platform/errors.ts';
-import { formField, requiredFile, storeFlag } from '../../platform/rest/input.ts';
+import { formBoolean, formField, requiredFile, storeFlag } from '../../platform/rest/input.ts';
 import type { AnyRestRoute } from '../../platform/rest/route.ts';
 import type { ExtractedInvoiceFragment } from '../../platform/rest/generated/operations.ts';
 
@@ -26,6 +26,7 @@ export const invoiceRoutes: AnyRestRoute[] = [
       file: requiredFile(body, 'file'),
       tenantId: formField(body, 'tenantId'),
       storeId: formField(body, 'storeId'),
+      force: formBoolean(body, 'force'),
     }),
     // DESIGN §9: the first invoice of the file, plus the other records of a multi-vendor split.
     respond: (data) => ({

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import { findDocumentNotes, insertDocument, setDocumentReading } from '../documents/documents.queries.ts';
+import { findDocumentNotes, insertDocument, lockTenantDocuments, setDocumentReading } from '../documents/documents.queries.ts';
 import {
+  findDuplicateInvoice,
   findInvoices,
   pageInvoices,
   scanProcessedInvoices,
@@ -24,7 +25,9 @@ import { asStored, type Categorize, type Invoice, type InvoiceListArgs, type Lin
 
 /**
  * Recording invoices: every state change and its outbox event share one transaction
- * (invoice.created → invoice.processed | invoice.failed; vendor.created for a new normalized vendor name).
+ * (invoice.created → invoice.processed | invoice.failed | invoice.duplicate; vendor.created for a new normalized
+ * vendor name). An invoice that repeats one the tenant has (findDuplicateInvoice) is recorded as its duplicate: it
+ * keeps what was read, points at the original and adds nothing to the vendor's totals.
  */
 export function createInvoicesService(
   db: Kysely<DB>,
@@ -53,11 +56,14 @@ export function createInvoicesService(
   }
 
   return {
-    /** Records the uploaded document (and where its bytes go) and opens its invoice in `processing`, leased to us. */
-    async start(tenantId: string, document: NewDocument, storeId: string | null): Promise<Invoice> {
+    /**
+     * Records the uploaded document (and where its bytes go) and opens its invoice in `processing`, leased to us.
+     * `forced`: the partner asked for a fresh record, never a duplicate.
+     */
+    async start(tenantId: string, document: NewDocument, storeId: string | null, forced = false): Promise<Invoice> {
       return recording(async (trx) => {
         const doc = await insertDocument(trx, tenantId, { ...document, kind: 'invoice' });
-        const row = await insertInvoice(trx, tenantId, { documentId: doc.id, storeId, processingOwner: owner, leaseUntil: leaseExpiry(deps.lease.ms) });
+        const row = await insertInvoice(trx, tenantId, { documentId: doc.id, storeId, forced, processingOwner: owner, leaseUntil: leaseExpiry(deps.lease.ms) });
         const invoice = toInvoice(row);
         await appendEvent(trx, tenantId, { type: 'invoice.created', subjectId: row.id, payload: resource(invoice, []) });
         return invoice;
@@ -76,17 +82,29 @@ export function createInvoicesService(
       // The recorded invoices with the lines just written (no second read).
       return recording(async (trx) => {
         await ownIt(trx, started);
+        if (!started.forced) await lockTenantDocuments(trx, tenantId);
         const out: Array<Invoice & { lineItems: LineItem[] }> = [];
         for (const [i, fields] of extracted.entries()) {
           let id = started.id;
           if (i > 0) {
-            const extra = await insertInvoice(trx, tenantId, { documentId: started.documentId, storeId: started.storeId });
+            const extra = await insertInvoice(trx, tenantId, { documentId: started.documentId, storeId: started.storeId, forced: started.forced });
             await appendEvent(trx, tenantId, { type: 'invoice.created', subjectId: extra.id, payload: resource(toInvoice(extra), []) });
             id = extra.id;
           }
-          let vendorId: string | null = null;
           const normalized = fields.vendorName ? normalizeVendorName(fields.vendorName) : '';
-          if (fields.vendorName && normalized) {
+          const original = started.forced
+            ? undefined
+            : await findDuplicateInvoice(trx, tenantId, {
+                id,
+                documentId: started.documentId,
+                pages: fields.pages,
+                vendorNormalizedName: normalized || null,
+                invoiceNumber: fields.invoiceNumber,
+                total: fields.total,
+              });
+          // A duplicate is attributed to its original's vendor and counts nowhere.
+          let vendorId: string | null = original ? original.vendorId : null;
+          if (!original && fields.vendorName && normalized) {
             const vendor = await upsertVendor(trx, tenantId, { name: fields.vendorName, normalizedName: normalized });
             vendorId = vendor.id;
             if (vendor.created) {
@@ -102,6 +120,7 @@ export function createInvoicesService(
           await insertInvoiceLineItems(trx, tenantId, id, lineItems);
           const row = await updateInvoice(trx, tenantId, id, {
             status: 'processed',
+            duplicateOf: original?.id ?? null,
             vendorId,
             vendorName: fields.vendorName,
             invoiceNumber: fields.invoiceNumber,
@@ -118,7 +137,8 @@ export function createInvoicesService(
             processedAt: new Date(),
             ...ENDED,
           });
-          await appendEvent(trx, tenantId, { type: 'invoice.processed', subjectId: id, payload: resource(toInvoice(row), lineItems) });
+          const type = original ? 'invoice.duplicate' : 'invoice.processed';
+          await appendEvent(trx, tenantId, { type, subjectId: id, payload: resource(toInvoice(row), lineItems) });
           out.push({ ...toInvoice(row), lineItems });
         }
         return out;
@@ -137,6 +157,7 @@ export function createInvoicesService(
         db,
         tenantIds,
         {
+          includeDuplicates: f.includeDuplicates,
           status: f.status,
           vendorId: f.vendorId,
           vendorNormalizedName: f.vendorName ? normalizeVendorName(f.vendorName) : null,
@@ -150,7 +171,7 @@ export function createInvoicesService(
       return toConnection(rows.map(toInvoice), page.first);
     },
 
-    /** Processed invoices of every tenant with their lines, in id order after `afterId` (full scans). */
+    /** Processed originals of every tenant with their lines, in id order after `afterId` (full scans). */
     async scan(afterId: string | null, limit: number): Promise<Array<Invoice & { lineItems: LineItem[] }>> {
       return withLines(await scanProcessedInvoices(db, afterId, limit));
     },

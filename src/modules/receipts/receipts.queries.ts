@@ -45,6 +45,7 @@ export async function listReceiptLineItems(db: Kysely<DB>, tenantIds: readonly s
 }
 
 export interface ReceiptListFilter {
+  includeDuplicates?: boolean | null;
   useType?: string | null;
   merchantName?: string | null;
   dateFrom?: string | null;
@@ -61,6 +62,7 @@ export async function pageReceipts(
 ): Promise<ReceiptRow[]> {
   if (tenantIds.length === 0) return [];
   let q = db.selectFrom('receipts').selectAll().where('tenantId', 'in', tenantIds);
+  if (!filter.includeDuplicates) q = q.where('duplicateOf', 'is', null);
   if (filter.useType) q = q.where('useType', '=', filter.useType as 'business');
   if (filter.merchantName) q = q.where('merchantName', 'ilike', `%${escapeLike(filter.merchantName)}%`);
   if (filter.dateFrom) q = q.where('receiptDate', '>=', filter.dateFrom);
@@ -73,9 +75,28 @@ export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Receipts of every tenant after `afterId` in id order (a batch of a full scan, e.g. reindexing). */
+/** Receipts of every tenant but duplicates, after `afterId` in id order (a batch of a full scan, e.g. reindexing). */
 export async function scanReceipts(db: Kysely<DB>, afterId: string | null, limit: number): Promise<ReceiptRow[]> {
-  let q = db.selectFrom('receipts').selectAll().where('status', '=', 'processed');
+  let q = db.selectFrom('receipts').selectAll().where('status', '=', 'processed').where('duplicateOf', 'is', null);
   if (afterId) q = q.where('id', '>', afterId);
   return q.orderBy('id').limit(limit).execute();
+}
+
+/**
+ * The tenant's earliest original receipt read from the same bytes (a document with this sha256). Run under
+ * lockTenantDocuments, so two uploads of one file cannot both be originals.
+ */
+export async function findDuplicateReceipt(db: Kysely<DB>, tenantId: string, sha256: string): Promise<{ id: string } | undefined> {
+  return db
+    .selectFrom('receipts as r')
+    .innerJoin('documents as d', (j) => j.onRef('d.id', '=', 'r.documentId').onRef('d.tenantId', '=', 'r.tenantId'))
+    .select('r.id')
+    .where('r.tenantId', '=', tenantId)
+    .where('d.sha256', '=', sha256)
+    .where('r.status', '=', 'processed')
+    .where('r.duplicateOf', 'is', null)
+    .orderBy('r.createdAt')
+    .orderBy('r.id')
+    .limit(1)
+    .executeTakeFirst();
 }

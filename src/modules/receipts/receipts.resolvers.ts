@@ -11,11 +11,16 @@ import type { Resolvers } from '../../app/generated/resolvers.ts';
 const READ_RECEIPTS = { scope: ['receipts:write', 'invoices:read'] } as const;
 const CONFIDENCE_FIELDS = ['merchantName', 'receiptDate', 'total'] as const;
 
+/** A receipt of the caller's tenants, or null. */
+function visibleReceipt(id: string, ctx: RequestContext): Promise<Receipt | null> {
+  requireAccess(ctx.principal, READ_RECEIPTS);
+  return loaders(ctx).receipt.load(id);
+}
+
 export const receiptResolvers = {
   Query: {
     receipt: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
-      requireAccess(ctx.principal, READ_RECEIPTS);
-      const receipt = await loaders(ctx).receipt.load(args.id);
+      const receipt = await visibleReceipt(args.id, ctx);
       if (!receipt) throw new NotFound('receipt');
       return receipt;
     },
@@ -27,7 +32,7 @@ export const receiptResolvers = {
   Mutation: {
     uploadReceipt: async (
       _: unknown,
-      args: { file: UploadedFile; useType?: UseType | null; tenantId?: string | null; keepFile?: boolean | null },
+      args: { file: UploadedFile; useType?: UseType | null; tenantId?: string | null; keepFile?: boolean | null; force?: boolean | null },
       ctx: RequestContext,
     ) => {
       requireAccess(ctx.principal, { scope: 'receipts:write', ...(args.tenantId != null ? { tiers: ['embed'] as const } : {}) });
@@ -38,10 +43,14 @@ export const receiptResolvers = {
     },
   },
   Receipt: {
+    // Federation: Query._entities, batched by the receipt loader; another partner's is null.
+    __resolveReference: (ref: { id: string }, ctx: RequestContext) => visibleReceipt(ref.id, ctx),
     lineItems: (receipt: Receipt & { lineItems?: LineItem[] }, _: unknown, ctx: RequestContext) =>
       receipt.lineItems ?? loaders(ctx).receiptLineItems.load(receipt.id),
     fieldConfidences: (receipt: Receipt) =>
       Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(receipt.fieldConfidences?.[f] ?? 0)])) as Record<(typeof CONFIDENCE_FIELDS)[number], number>,
     notes: (receipt: Receipt, _: unknown, ctx: RequestContext) => loaders(ctx).receiptNotes.load(receipt.id),
+    // Snapshots in events recorded before duplicates were kept lack it.
+    duplicateOf: (receipt: Receipt) => receipt.duplicateOf ?? null,
   },
 } satisfies Resolvers;

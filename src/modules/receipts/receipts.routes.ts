@@ -1,4 +1,4 @@
-import { formField, requiredFile, storeFlag } from '../../platform/rest/input.ts';
+import { formBoolean, formField, requiredFile, storeFlag } from '../../platform/rest/input.ts';
 import type { AnyRestRoute } from '../../platform/rest/route.ts';
 
 // The REST routes whose stored operations live in ./operations/ (a route = operation + input/output mapping).
@@ -9,7 +9,7 @@ export const receiptRoutes: AnyRestRoute[] = [
     path: '/api/v1/partner/receipts/upload',
     family: 'v1',
     operation: 'UploadReceipt',
-    variables: ({ body }) => ({ file: requiredFile(body, 'file'), useType: formField(body, 'useType') }),
+    variables: ({ body }) => ({ file: requiredFile(body, 'file'), useType: formField(body, 'useType'), force: formBoolean(body, 'force') }),
     respond: (data) => ({ status: 201, body: data.uploadReceipt }),
   },
   {

@@ -1,6 +1,15 @@
 import type { Kysely } from 'kysely';
-import { insertDocument } from '../documents/documents.queries.ts';
-import { findReceipts, insertReceipt, insertReceiptLineItems, listReceiptLineItems, pageReceipts, scanReceipts, type ReceiptRow } from './receipts.queries.ts';
+import { insertDocument, lockTenantDocuments } from '../documents/documents.queries.ts';
+import {
+  findDuplicateReceipt,
+  findReceipts,
+  insertReceipt,
+  insertReceiptLineItems,
+  listReceiptLineItems,
+  pageReceipts,
+  scanReceipts,
+  type ReceiptRow,
+} from './receipts.queries.ts';
 import { appendEvent } from '../../platform/events/outbox.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
@@ -29,6 +38,8 @@ export interface Receipt {
   paymentMethod: PaymentMethod | null;
   extractionConfidence: number | null;
   fieldConfidences: Record<string, number>;
+  /** The original this record repeats (the same file); null for an original. */
+  duplicateOf: string | null;
   createdAt: Date;
 }
 
@@ -41,24 +52,39 @@ export interface ReceiptListArgs {
     merchantName?: string | null;
     dateFrom?: string | null;
     dateTo?: string | null;
+    includeDuplicates?: boolean | null;
   } | null;
 }
 
 export type TaxCategorize = (fields: ExtractedReceiptFields) => string;
 
-/** Recording receipts: the document, the receipt, its line items and `receipt.processed` in one transaction. */
+/**
+ * Recording receipts: the document, the receipt, its line items and `receipt.processed` in one transaction. A file
+ * the tenant already has a receipt of is recorded as that receipt's duplicate, with `receipt.duplicate` instead.
+ */
 export function createReceiptsService(
   db: Kysely<DB>,
   deps: { categorize: Categorize; taxCategorize: TaxCategorize; tenants: TenantsService; written?: () => void },
 ) {
   return {
-    async record(tenantId: string, document: NewDocument, fields: ExtractedReceiptFields, useType: UseType): Promise<Receipt & { lineItems: LineItem[] }> {
+    async record(
+      tenantId: string,
+      document: NewDocument,
+      fields: ExtractedReceiptFields,
+      options: { useType: UseType; forced: boolean },
+    ): Promise<Receipt & { lineItems: LineItem[] }> {
       const categories = await deps.categorize(fields.lineItems, { vendorName: fields.merchantName });
       const recorded = await db.transaction().execute(async (trx) => {
+        let original: { id: string } | undefined;
+        if (!options.forced) {
+          await lockTenantDocuments(trx, tenantId);
+          original = await findDuplicateReceipt(trx, tenantId, document.sha256);
+        }
         const doc = await insertDocument(trx, tenantId, { ...document, kind: 'receipt' });
         const pm = fields.paymentMethod;
         const row = await insertReceipt(trx, tenantId, {
           documentId: doc.id,
+          duplicateOf: original?.id ?? null,
           status: 'processed',
           error: null,
           merchantName: fields.merchantName,
@@ -69,7 +95,7 @@ export function createReceiptsService(
           total: fields.total,
           currency: fields.currency,
           taxCategory: deps.taxCategorize(fields),
-          useType,
+          useType: options.useType,
           paymentType: pm.type,
           cardBrand: pm.cardBrand,
           cardLast4: pm.last4 && /^\d{4}$/.test(pm.last4) ? pm.last4 : null,
@@ -80,7 +106,8 @@ export function createReceiptsService(
         const lineItems = fields.lineItems.map((item, k) => asStored(item, categories[k]!));
         await insertReceiptLineItems(trx, tenantId, row.id, lineItems);
         const receipt = toReceipt(row);
-        await appendEvent(trx, tenantId, { type: 'receipt.processed', subjectId: row.id, payload: receiptResource(receipt, lineItems) });
+        const type = original ? 'receipt.duplicate' : 'receipt.processed';
+        await appendEvent(trx, tenantId, { type, subjectId: row.id, payload: receiptResource(receipt, lineItems) });
         return { ...receipt, lineItems };
       });
       deps.written?.();
@@ -141,6 +168,7 @@ export function receiptResource(receipt: Receipt, lineItems: readonly LineItem[]
     taxCategory: receipt.taxCategory,
     useType: receipt.useType,
     paymentMethod: receipt.paymentMethod,
+    duplicateOf: receipt.duplicateOf,
     lineItems,
     createdAt: receipt.createdAt.toISOString(),
   };
@@ -164,6 +192,7 @@ function toReceipt(r: ReceiptRow): Receipt {
     paymentMethod: type === 'unknown' && !r.cardBrand && !r.cardLast4 ? null : { type, cardBrand: r.cardBrand, last4: r.cardLast4 },
     extractionConfidence: num(r.extractionConfidence),
     fieldConfidences: (r.fieldConfidences ?? {}) as Record<string, number>,
+    duplicateOf: r.duplicateOf,
     createdAt: r.createdAt,
   };
 }

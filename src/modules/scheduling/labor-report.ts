@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { actualHoursByEmployeeWeek, netSalesByWeek, type ReportRange, scheduledHoursByEmployeeWeek } from './labor-report.queries.ts';
+import { actualHoursByEmployeeDay, netSalesByDay, type ReportRange, scheduledHoursByEmployeeDay } from './labor-report.queries.ts';
 import { findEmployees } from './scheduling.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import { InvalidInput } from '../../platform/errors.ts';
@@ -55,9 +55,16 @@ export interface LaborEmployee extends LaborFigures {
   punchCount: number;
 }
 
+/** One local day of the range (every day, also those with nothing in them). */
+export interface LaborDay extends LaborFigures {
+  date: string;
+  netSales: number;
+}
+
 export interface LaborReport {
-  summary: LaborSummary;
+  summary: LaborSummary & { asOf: Date | null };
   weekly: LaborWeek[];
+  daily: LaborDay[];
   employees: LaborEmployee[];
 }
 
@@ -83,19 +90,25 @@ export function reportRange(input: { startDate?: string | null; endDate?: string
   return { startDate, endDate };
 }
 
-/** Four set-based queries (actual hours with overtime, scheduled hours, sales, the employees), joined here. */
-export async function buildLaborReport(
-  db: Kysely<DB>,
-  q: { tenantId: string; storeId: string | null; startDate: string; endDate: string },
-): Promise<LaborReport> {
-  const range: ReportRange = {
+/** The range with the whole Sunday–Saturday weeks around it (overtime needs them). */
+export function withWeeks(q: { tenantId: string; storeId: string | null; startDate: string; endDate: string; asOf?: Date | null }): ReportRange {
+  return {
     ...q,
+    asOf: q.asOf ?? null,
     weeksFrom: addDays(q.startDate, -dayOfWeek(q.startDate)),
     weeksTo: addDays(q.endDate, 6 - dayOfWeek(q.endDate)),
   };
-  const actual = await actualHoursByEmployeeWeek(db, range);
-  const scheduled = await scheduledHoursByEmployeeWeek(db, range);
-  const sales = await netSalesByWeek(db, range);
+}
+
+/** Four set-based queries (actual hours with overtime, scheduled hours, sales, the employees), joined here. */
+export async function buildLaborReport(
+  db: Kysely<DB>,
+  q: { tenantId: string; storeId: string | null; startDate: string; endDate: string; asOf?: Date | null },
+): Promise<LaborReport> {
+  const range = withWeeks(q);
+  const actual = await actualHoursByEmployeeDay(db, range);
+  const scheduled = await scheduledHoursByEmployeeDay(db, range);
+  const sales = await netSalesByDay(db, range);
   const employeeIds = [...new Set([...actual, ...scheduled].map((r) => r.employeeId))];
   const people = await findEmployees(db, [q.tenantId], employeeIds);
 
@@ -117,6 +130,12 @@ export async function buildLaborReport(
       netSales: money(netSales),
       laborCostPercent: percent(figures.laborCost, netSales),
     });
+  }
+
+  const daily: LaborDay[] = [];
+  for (let date = q.startDate; date <= q.endDate; date = addDays(date, 1)) {
+    const onDay = <T extends { day: string }>(rows: T[]) => rows.filter((r) => r.day === date);
+    daily.push({ date, ...rounded(laborFigures(onDay(scheduled), onDay(actual))), netSales: money(sum(onDay(sales).map((s) => s.netSales))) });
   }
 
   const employees: LaborEmployee[] = people
@@ -145,6 +164,7 @@ export async function buildLaborReport(
       startDate: q.startDate,
       endDate: q.endDate,
       storeId: q.storeId,
+      asOf: range.asOf,
       ...rounded(total),
       variancePercent: percent(total.actualHours - total.scheduledHours, total.scheduledHours),
       regularHours: hours(total.actualHours - total.overtimeHours),
@@ -155,6 +175,7 @@ export async function buildLaborReport(
       employeeCount: employeeIds.length,
     },
     weekly,
+    daily,
     employees,
   };
 }

@@ -1,4 +1,4 @@
-import { type AccessRule, scopedStore, visibleStore } from '../../platform/auth/access.ts';
+import { type AccessRule, requireAccess, scopedStore, visibleStore } from '../../platform/auth/access.ts';
 import type { RequestContext } from '../../app/context.ts';
 import { InvalidInput, NotFound } from '../../platform/errors.ts';
 import type { UploadedFile } from '../../platform/lib/uploaded-file.ts';
@@ -41,8 +41,11 @@ export const schedulingResolvers = {
     },
     timeOffRequests: async (_: unknown, args: TenantArgs & { status?: TimeOffStatus | null; employeeId?: string | null }, ctx: RequestContext) =>
       ctx.services.scheduling.timeOffRequests(await tenantFor(ctx, args, READ), args),
-    laborReport: async (_: unknown, args: TenantArgs & { storeId?: string | null; startDate?: string | null; endDate?: string | null }, ctx: RequestContext) =>
-      ctx.services.scheduling.laborReport(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
+    laborReport: async (
+      _: unknown,
+      args: TenantArgs & { storeId?: string | null; startDate?: string | null; endDate?: string | null; asOf?: Date | null },
+      ctx: RequestContext,
+    ) => ctx.services.scheduling.laborReport(await tenantFor(ctx, args, READ), { ...args, storeId: scopedStore(ctx.principal, args.storeId) }),
   },
   Mutation: {
     createEmployee: async (
@@ -90,6 +93,15 @@ export const schedulingResolvers = {
     hours: (shift: Shift) => round2(shiftHours(shift)),
   },
   TimeOffRequest: { employee: employeeOf },
+  Employee: {
+    // Federation: Query._entities, batched by the employee loader (scope scheduling:read; a store-scoped user sees
+    // their store's; another partner's is null).
+    __resolveReference: async (ref: { id: string }, ctx: RequestContext) => {
+      requireAccess(ctx.principal, READ);
+      const employee = await loaders(ctx).employee.load(ref.id);
+      return employee && visibleStore(ctx.principal, employee.storeId) ? employee : null;
+    },
+  },
   TimePunch: {
     hours: (p: TimePunch) => (p.clockOut ? round2((p.clockOut.getTime() - p.clockIn.getTime()) / 3_600_000) : null),
   },

@@ -21,7 +21,8 @@ import {
 import type { DB, ScheduleStatus } from '../../platform/db/types.ts';
 import { Conflict, InvalidInput, NotFound, translateDbError } from '../../platform/errors.ts';
 import { optionalText } from '../../platform/lib/text.ts';
-import { buildLaborReport, type LaborReport, reportRange } from './labor-report.ts';
+import { buildLaborReport, type LaborReport, reportRange, withWeeks } from './labor-report.ts';
+import { actualHoursByEmployeeDay, netSalesByDay } from './labor-report.queries.ts';
 import { parsePosSalesCsv } from './pos-sales-csv.ts';
 import { createTimeClock } from './time-clock.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
@@ -220,10 +221,24 @@ export function createSchedulingService(db: Kysely<DB>, deps: { tenants: Tenants
     },
 
     /** Scheduled vs punched hours, labor cost and sales; range defaults to this month through today (UTC). */
-    async laborReport(tenantId: string, input: { storeId?: string | null; startDate?: string | null; endDate?: string | null }): Promise<LaborReport> {
+    async laborReport(
+      tenantId: string,
+      input: { storeId?: string | null; startDate?: string | null; endDate?: string | null; asOf?: Date | null },
+    ): Promise<LaborReport> {
       if (input.storeId) await deps.tenants.requireStore(tenantId, input.storeId);
       const range = reportRange(input, now());
-      return buildLaborReport(db, { tenantId, storeId: input.storeId ?? null, ...range });
+      // Nothing is worked after now: an open punch counts up to now at most.
+      const asOf = input.asOf ? new Date(Math.min(input.asOf.getTime(), now().getTime())) : null;
+      return buildLaborReport(db, { tenantId, storeId: input.storeId ?? null, ...range, asOf });
+    },
+
+    /**
+     * Labor (punched hours with overtime, cost paid per punch in whole cents) and point-of-sale net sales per store and
+     * local day: the P&L's inputs, in micro-units (the caller checks the range and the store).
+     */
+    async laborAndSalesByStoreDay(tenantId: string, range: { storeId: string | null; startDate: string; endDate: string }) {
+      const r = withWeeks({ tenantId, ...range });
+      return { labor: await actualHoursByEmployeeDay(db, r), sales: await netSalesByDay(db, r) };
     },
   };
 }

@@ -72,6 +72,8 @@ export async function upsertSearchDocuments(
 export interface SearchHit {
   entityType: SearchEntityType;
   entityId: string;
+  /** The indexed text (names, what was bought, categories). */
+  text: string;
   preview: string;
   vendorName: string | null;
   merchantName: string | null;
@@ -97,7 +99,7 @@ export async function nearestSearchDocuments(
     await sql`set local hnsw.ef_search = ${sql.lit(Math.max(200, q.limit * 10))}`.execute(trx);
     const rows = await sql<SearchHit>`
       with nearest as materialized (
-        select entity_type, entity_id, preview, vendor_name, merchant_name, total, date,
+        select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, date,
                embedding <=> ${v}::vector as distance
         from search_documents
         where tenant_id in (${sql.join(q.tenantIds)}) and embedder_id = ${q.embedderId}
@@ -105,7 +107,7 @@ export async function nearestSearchDocuments(
         order by embedding <=> ${v}::vector
         limit ${q.limit}
       )
-      select entity_type, entity_id, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
+      select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
              1 - distance as cosine
       from nearest order by distance, entity_id`.execute(trx);
     return rows.rows.map((r) => ({ ...r, cosine: Number(r.cosine) }));
@@ -131,8 +133,8 @@ export async function deleteStaleSearchDocuments(db: Kysely<DB>, embedderId: str
 /** How many entities a full reindex covers. */
 export async function countIndexable(db: Kysely<DB>): Promise<number> {
   const r = await sql<{ n: string }>`
-    select (select count(*) from invoices where status = 'processed')
-         + (select count(*) from receipts where status = 'processed')
+    select (select count(*) from invoices where status = 'processed' and duplicate_of is null)
+         + (select count(*) from receipts where status = 'processed' and duplicate_of is null)
          + (select count(*) from vendors) as n`.execute(db);
   return Number(r.rows[0]?.n ?? 0);
 }

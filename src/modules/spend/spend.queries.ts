@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DB } from '../../platform/db/types.ts';
 
-/** Processed invoices of one tenant (optionally one store) dated in [startDate, endDate]. */
+/** Processed invoices of one tenant (optionally one store) dated in [startDate, endDate]; duplicates never count. */
 export interface SpendRange {
   tenantId: string;
   storeId: string | null;
@@ -17,6 +17,7 @@ function processedInvoices(db: Kysely<DB>, r: SpendRange) {
     .selectFrom('invoices as i')
     .where('i.tenantId', '=', r.tenantId)
     .where('i.status', '=', 'processed')
+    .where('i.duplicateOf', 'is', null)
     .where(spendDay, '>=', r.startDate)
     .where(spendDay, '<=', r.endDate);
   if (r.storeId) q = q.where('i.storeId', '=', r.storeId);
@@ -51,4 +52,25 @@ export async function spendByVendor(
     .orderBy(sql`coalesce(sum(i.total), 0)`, 'desc')
     .orderBy(sql`coalesce(min(v.name), min(i.vendor_name))`)
     .execute();
+}
+
+/** Line-item totals per store, invoice day and cost category. Store null: invoices not assigned to a store. */
+export async function costsByStoreDay(
+  db: Kysely<DB>,
+  r: SpendRange,
+): Promise<Array<{ storeId: string | null; day: string; costCategory: string; total: string }>> {
+  return processedInvoices(db, r)
+    .innerJoin('invoiceLineItems as l', (j) => j.onRef('l.invoiceId', '=', 'i.id').onRef('l.tenantId', '=', 'i.tenantId'))
+    .select(['i.storeId', spendDay.as('day'), 'l.costCategory', sql<string>`coalesce(sum(l.total), 0)`.as('total')])
+    .groupBy(['i.storeId', spendDay, 'l.costCategory'])
+    .orderBy(spendDay)
+    .execute();
+}
+
+/** Processed invoices in the range. */
+export async function countInvoices(db: Kysely<DB>, r: SpendRange): Promise<number> {
+  const row = await processedInvoices(db, r)
+    .select(sql<string>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { spendByCategory, spendByVendor } from './spend.queries.ts';
+import { costsByStoreDay, countInvoices, spendByCategory, spendByVendor } from './spend.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import { reportRange } from '../scheduling/labor-report.ts';
 import type { CostCategory } from '../../extraction/categories.ts';
@@ -43,6 +43,18 @@ export function createSpendService(db: Kysely<DB>, deps: { tenants: TenantsServi
         invoiceCount: byVendor.reduce((s, v) => s + v.invoiceCount, 0),
         byCategory: categories.map((c) => ({ category: asCostCategory(c.costCategory), total: money(c.total) })),
         byVendor,
+      };
+    },
+
+    /**
+     * Line items of processed invoices per store, invoice day (the upload day when none was read) and cost category,
+     * in cents, and how many invoices they come from: the P&L's costs (the caller checks the range).
+     */
+    async costsByStoreDay(tenantId: string, range: { storeId: string | null; startDate: string; endDate: string }) {
+      const rows = await costsByStoreDay(db, { tenantId, ...range });
+      return {
+        invoiceCount: await countInvoices(db, { tenantId, ...range }),
+        rows: rows.map((r) => ({ storeId: r.storeId, day: r.day, category: asCostCategory(r.costCategory), cents: Math.round(Number(r.total) * 100) })),
       };
     },
   };

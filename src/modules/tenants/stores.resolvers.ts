@@ -11,6 +11,10 @@ export const storeResolvers = {
       loaders(ctx).storesByTenant.load(await ctx.services.tenants.resolve(ctx.principal, args.tenantId)),
     store: (_: unknown, args: { id: string }, ctx: RequestContext) => loaders(ctx).store.load(args.id),
   },
+  Store: {
+    // Federation: Query._entities, batched by the store loader (the caller's tenants only; another's is null).
+    __resolveReference: (ref: { id: string }, ctx: RequestContext) => loaders(ctx).store.load(ref.id),
+  },
   Mutation: {
     createStore: async (_: unknown, args: { tenantId?: string | null; input: StoreInput }, ctx: RequestContext) => {
       return ctx.services.tenants.createStore(await tenantFor(ctx, args, { scope: 'tenants:write' }), args.input);

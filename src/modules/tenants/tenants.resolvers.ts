@@ -35,6 +35,8 @@ export const tenantResolvers = {
     },
   },
   Tenant: {
+    // Federation: Query._entities, batched by the tenant loader (the caller's tenants only; another's is null).
+    __resolveReference: (ref: { id: string }, ctx: RequestContext) => loaders(ctx).tenant.load(ref.id),
     users: async (tenant: TenantRow, _: unknown, ctx: RequestContext) => {
       requireAccess(ctx.principal, { scope: 'tenants:write' });
       return loaders(ctx).tenantUsers.load(tenant.id);

@@ -68,3 +68,13 @@ export async function scanVendors(db: Kysely<DB>, afterId: string | null, limit:
   const rows = await q.orderBy('id').limit(limit).execute();
   return rows.map((r) => ({ ...r, totalSpent: Number(r.totalSpent) }));
 }
+
+/** Moves a corrected invoice's spend: `invoices` (−1, 0, +1) and `amount` are added to the vendor's running totals. */
+export async function adjustVendorSpend(db: Kysely<DB>, tenantId: string, vendorId: string, change: { invoices: number; amount: number }): Promise<void> {
+  await db
+    .updateTable('vendors')
+    .set((eb) => ({ invoiceCount: eb('invoiceCount', '+', change.invoices), totalSpent: sql`total_spent + ${change.amount}` }))
+    .where('tenantId', '=', tenantId)
+    .where('id', '=', vendorId)
+    .execute();
+}

@@ -11,6 +11,12 @@ interface VendorsArgs {
   offset?: number | null;
 }
 
+/** A vendor of the caller's tenants, or null (scope read). */
+function visibleVendor(id: string, ctx: RequestContext): Promise<Vendor | null> {
+  requireAccess(ctx.principal, { scope: 'read' });
+  return loaders(ctx).vendor.load(id);
+}
+
 export const vendorResolvers = {
   Query: {
     vendors: (_: unknown, args: VendorsArgs, ctx: RequestContext) => {
@@ -18,13 +24,14 @@ export const vendorResolvers = {
       return ctx.services.vendors.list(ctx.principal, args);
     },
     vendor: async (_: unknown, args: { id: string }, ctx: RequestContext) => {
-      requireAccess(ctx.principal, { scope: 'read' });
-      const vendor = await loaders(ctx).vendor.load(args.id);
+      const vendor = await visibleVendor(args.id, ctx);
       if (!vendor) throw new NotFound('vendor');
       return vendor;
     },
   },
   Vendor: {
+    // Federation: Query._entities, batched by the vendor loader; another partner's is null.
+    __resolveReference: (ref: { id: string }, ctx: RequestContext) => visibleVendor(ref.id, ctx),
     invoices: (vendor: Vendor, args: { first?: number | null; after?: string | null }, ctx: RequestContext) => {
       requireAccess(ctx.principal, { scope: 'invoices:read' });
       return ctx.services.invoices.list(ctx.principal, { ...args, filter: { tenantId: vendor.tenantId, vendorId: vendor.id } });

@@ -13,6 +13,8 @@ export type ExtractionStatus = 'processing' | 'processed' | 'failed';
 /** Where a processed invoice's values came from: its e-invoice data, its PDF text layer, or OCR. */
 export type InvoiceSource = 'e-invoice' | 'text' | 'ocr';
 export type IdempotencyState = 'running' | 'done';
+/** The invoice fields a person may correct (GraphQL correctInvoice). */
+export type InvoiceCorrectionField = 'vendorName' | 'invoiceNumber' | 'invoiceDate' | 'dueDate' | 'subtotal' | 'tax' | 'total';
 export type UseType = 'business' | 'personal' | 'mixed';
 export type SearchEntityType = 'invoice' | 'receipt' | 'vendor';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';

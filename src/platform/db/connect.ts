@@ -22,7 +22,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type ConnectOptions = ({ databaseUrl: string; poolSize?: number } | { dataDir: string } | { pglite: PGlite; ownsPglite?: boolean }) & {
+export type ConnectOptions = (
+  | { databaseUrl: string; poolSize?: number }
+  | { dataDir: string; /** Postgres' shared_buffers (default PGlite's 128MB). */ sharedBuffers?: string }
+  | { pglite: PGlite; ownsPglite?: boolean }
+) & {
   /** Sees every SQL statement Kysely runs (tests count them to prove there is no N+1). */
   onQuery?: (sql: string) => void;
 };
@@ -58,7 +62,8 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   } else {
     const dir = path.join(options.dataDir, 'pgdata');
     fs.mkdirSync(dir, { recursive: true });
-    pglite = await PGlite.create({ dataDir: dir, extensions: { vector } });
+    const startParams = options.sharedBuffers ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] : undefined;
+    pglite = await PGlite.create({ dataDir: dir, extensions: { vector }, ...(startParams ? { startParams } : {}) });
   }
   parseLikePg(pglite);
   const lock = new ConnectionLock();

@@ -9,6 +9,7 @@ import type {
   IdempotencyKeys,
   InventoryCounts,
   InventoryItems,
+  InvoiceCorrections,
   InvoiceLineItems,
   Invoices,
   OneTimeTokens,
@@ -19,6 +20,7 @@ import type {
   Receipts,
   Schedules,
   SearchDocuments,
+  SigningKeys,
   Sessions,
   Shifts,
   SsoLogins,
@@ -54,6 +56,8 @@ export type InventoryCountsTable = InventoryCounts;
 export type InventoryItemsTable = InventoryItems;
 export type InvoiceLineItemsTable = InvoiceLineItems;
 export type InvoicesTable = Invoices;
+export type InvoiceCorrectionsTable = InvoiceCorrections;
+export type SigningKeysTable = SigningKeys;
 export type OneTimeTokensTable = OneTimeTokens;
 export type OutboxEventsTable = OutboxEvents;
 export type PartnersTable = Partners;

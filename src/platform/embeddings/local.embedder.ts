@@ -18,7 +18,7 @@ import { addTokenNgrams, NGRAM_BUCKETS } from './char-ngrams.ts';
 import type { Embedder } from './embedder.ts';
 import { l2Normalize } from './embedder.ts';
 import { tokenize } from './tokenize.ts';
-import { readWordVectorCache, wordVectorCacheExists, wordVectorCacheFile, type WordVectors } from './word-vector-cache.ts';
+import { readWordVectorCache, readWordVectorDims, wordVectorCacheExists, wordVectorCacheFile, type WordVectors } from './word-vector-cache.ts';
 
 export const LOCAL_EMBEDDER_ID = `local:wink-sg-100d+ngram-${NGRAM_BUCKETS}`;
 export const BUILD_CACHE_COMMAND = 'npm run admin -- build-embeddings (npm start runs it when the cache is missing)';
@@ -52,6 +52,24 @@ export async function createLocalEmbedder(dir: string): Promise<LocalEmbedder> {
     vocabularySize: wv.words.length,
     embed: async (texts) => texts.map((text) => embedText(text, wv, index, weights)),
   };
+}
+
+/**
+ * The local embedder with its word vectors read on first use: a server that has not yet indexed or searched holds
+ * ~25 MB less (the vectors, the word index and the weights). A missing or damaged cache still fails at once.
+ */
+export function lazyLocalEmbedder(dir: string): Embedder {
+  if (!wordVectorCacheExists(dir)) {
+    throw new Error(`the word-vector cache ${wordVectorCacheFile(dir)} is missing; build it once with: ${BUILD_CACHE_COMMAND}`);
+  }
+  const dimensions = readWordVectorDims(dir) + NGRAM_BUCKETS;
+  let loading: Promise<LocalEmbedder> | null = null;
+  const load = () =>
+    (loading ??= createLocalEmbedder(dir).catch((err: unknown) => {
+      loading = null;
+      throw err;
+    }));
+  return { id: LOCAL_EMBEDDER_ID, dimensions, embed: async (texts) => (await load()).embed(texts) };
 }
 
 function sifWeights(wv: WordVectors): Float32Array {

@@ -8,7 +8,7 @@
 //   scales  f32[count]: dequantisation scale of each vector
 //   vectors i8[count × dims]: unit-length vectors quantised per vector (x ≈ scale × q, |q| ≤ 127)
 
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 
 export const WORD_VECTOR_CACHE_FILE = 'wink-sg-100d.v1.bin';
@@ -86,4 +86,18 @@ export function decodeWordVectors(buf: Buffer, source = 'word-vector cache'): Wo
 export function readWordVectorCache(dir: string): WordVectors {
   const file = wordVectorCacheFile(dir);
   return decodeWordVectors(readFileSync(file), file);
+}
+
+/** The vectors' dimension, from the cache's header alone (the file is not read). */
+export function readWordVectorDims(dir: string): number {
+  const file = wordVectorCacheFile(dir);
+  const header = Buffer.alloc(HEADER_BYTES);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, header, 0, HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (header.readUInt32LE(0) !== MAGIC || header.readUInt32LE(4) !== FORMAT_VERSION) decodeWordVectors(readFileSync(file), file);
+  return header.readUInt32LE(8);
 }

@@ -1,5 +1,16 @@
-/** The five event kinds of the contract. */
-export const EVENT_TYPES = ['invoice.created', 'invoice.processed', 'invoice.failed', 'receipt.processed', 'vendor.created'] as const;
+/**
+ * The five event kinds of the contract, plus the two an upload recorded as a duplicate ends with instead of the
+ * processed event (issue 18): webhooks deliver them only to endpoints registered for them.
+ */
+export const EVENT_TYPES = [
+  'invoice.created',
+  'invoice.processed',
+  'invoice.failed',
+  'invoice.duplicate',
+  'receipt.processed',
+  'receipt.duplicate',
+  'vendor.created',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export function isEventType(value: string): value is EventType {

@@ -8,6 +8,7 @@ import {
   getOperationAST,
   GraphQLError,
   type GraphQLSchema,
+  isCompositeType,
   isListType,
   type OperationTypeNode,
   specifiedRules,
@@ -162,14 +163,16 @@ export function createOperationGuard(schema: GraphQLSchema, limits: OperationLim
 
 /**
  * Cost of a field: each object resolved counts 1. A list of objects is its size times (1 + what each item selects);
- * the size is `first` or `limit` when the field takes one (the schema's default when omitted) and UNSIZED_LIST
- * otherwise. A connection (an object taking `first`) multiplies what it selects by `first`, and its `edges`/`nodes`
+ * the size is `first` or `limit` when the field takes one (the schema's default when omitted), the number of
+ * `representations` (federation's `_entities`), and UNSIZED_LIST otherwise. A connection (an object taking `first`) multiplies what it selects by `first`, and its `edges`/`nodes`
  * then count each item once. Scalars and introspection are free.
  */
 const listSizeEstimator: ComplexityEstimator = ({ field, args, childComplexity }) => {
   if (field.name.startsWith('__')) return 0;
-  if (!('getFields' in getNamedType(field.type))) return 0;
-  const sized = [args.first, args.limit].find((v): v is number => typeof v === 'number');
+  if (!isCompositeType(getNamedType(field.type))) return 0;
+  // Federation's _entities returns one object per representation.
+  const represented = Array.isArray(args.representations) ? args.representations.length : undefined;
+  const sized = [args.first, args.limit, represented].find((v): v is number => typeof v === 'number');
   const size = sized === undefined ? undefined : Math.max(0, sized);
   if (!isListType(getNullableType(field.type))) return 1 + (size ?? 1) * childComplexity;
   if (size === undefined && CONNECTION_LISTS.has(field.name)) return 1 + childComplexity;

@@ -1,5 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema, OperationTypeNode } from 'graphql';
@@ -102,11 +102,14 @@ export async function mountGraphQL(
     // Every document goes through the guard first; a hash-only persisted query would skip it.
     persistedQueries: false,
     formatError,
-    // Apollo's own landing page loads from a CDN with telemetry; browsers get our offline explorer instead.
+    // Apollo's own landing page loads from a CDN with telemetry; browsers get our offline explorer instead. The schema
+    // is a federation subgraph, so Apollo would also answer a router's `apollo-federation-include-trace` header with
+    // per-resolver timings (and say so on stdout, outside the JSON log): off.
     plugins: [
       fastifyApolloDrainPlugin(app),
       rateLimitExtensions,
       ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
       ...(deps.metrics ? [metricsPlugin(deps.metrics)] : []),
     ],
   });

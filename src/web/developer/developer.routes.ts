@@ -4,6 +4,7 @@
 // no fonts fetched, no telemetry (Apollo's CDN landing page is disabled in platform/http/graphql.ts).
 
 import { readFileSync } from 'node:fs';
+import { lazyAssets } from '../../platform/lib/lazy-assets.ts';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -15,24 +16,27 @@ const CSS = 'text/css; charset=utf-8';
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const EMPTY_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
 
-/** The assets under /docs/assets/: the packages' browser builds and our two small scripts. */
-function loadAssets(): Map<string, { type: string; body: Buffer }> {
+/** The assets under /docs/assets/, read on first request: the packages' browser builds and our two small scripts. */
+function loadAssets() {
   // Files inside packages whose "exports" do not list them: resolved from the package's own folder.
-  const pkg = (file: string) => {
+  const pkg = (file: string) => () => {
     const [name, ...rest] = file.split('/');
     return readFileSync(path.join(path.dirname(require.resolve(`${name}/package.json`)), ...rest));
   };
-  const own = (file: string) => readFileSync(new URL(file, import.meta.url));
-  return new Map([
+  const own = (file: string) => () => readFileSync(new URL(file, import.meta.url));
+  return lazyAssets([
     // Redoc's sidebar footer shows a logo from its CDN: an empty image instead, so the page makes no request outside.
-    ['redoc.standalone.js', { type: JS, body: Buffer.from(pkg('redoc/bundles/redoc.standalone.js').toString('utf8').replace(REDOC_CDN_LOGO, EMPTY_IMAGE)) }],
-    ['react.production.min.js', { type: JS, body: pkg('react/umd/react.production.min.js') }],
-    ['react-dom.production.min.js', { type: JS, body: pkg('react-dom/umd/react-dom.production.min.js') }],
-    ['graphiql.min.js', { type: JS, body: pkg('graphiql/graphiql.min.js') }],
-    ['graphiql.min.css', { type: CSS, body: pkg('graphiql/graphiql.min.css') }],
-    ['docs.js', { type: JS, body: own('docs.js') }],
-    ['explorer.js', { type: JS, body: own('explorer.js') }],
-    ['explorer.css', { type: CSS, body: own('explorer.css') }],
+    [
+      'redoc.standalone.js',
+      { type: JS, read: () => Buffer.from(pkg('redoc/bundles/redoc.standalone.js')().toString('utf8').replace(REDOC_CDN_LOGO, EMPTY_IMAGE)) },
+    ],
+    ['react.production.min.js', { type: JS, read: pkg('react/umd/react.production.min.js') }],
+    ['react-dom.production.min.js', { type: JS, read: pkg('react-dom/umd/react-dom.production.min.js') }],
+    ['graphiql.min.js', { type: JS, read: pkg('graphiql/graphiql.min.js') }],
+    ['graphiql.min.css', { type: CSS, read: pkg('graphiql/graphiql.min.css') }],
+    ['docs.js', { type: JS, read: own('docs.js') }],
+    ['explorer.js', { type: JS, read: own('explorer.js') }],
+    ['explorer.css', { type: CSS, read: own('explorer.css') }],
   ]);
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { type AssetSpec, lazyAssets } from '../../platform/lib/lazy-assets.ts';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,11 +12,13 @@ import type { Services } from '../../app/services.ts';
 import { esc } from '../html.ts';
 import { dashboardPage, dashboardSpendFragment } from './dashboard.page.ts';
 import { inventoryPage } from './inventory.page.ts';
-import { invoicePage, invoicesPage } from './invoices.page.ts';
+import { invoicePage } from './invoice.page.ts';
+import { invoicesPage } from './invoices.page.ts';
 import { appPage, barePage, type Chrome } from './layout.ts';
 import { createPageGraphQL, PageError } from './page-graphql.ts';
 import type { PageHandler } from './page.ts';
 import { plPage } from './pl.page.ts';
+import { laborCsv, reportsPage, vendorsCsv } from './reports.page.ts';
 import { schedulingPage } from './scheduling.page.ts';
 import { searchPage } from './search.page.ts';
 
@@ -31,7 +34,9 @@ const PAGES: ReadonlyArray<readonly [string, PageHandler, string]> = [
   ['/app/scheduling', schedulingPage, 'scheduling'],
   ['/app/search', searchPage, 'search'],
   ['/app/pl', plPage, 'pl'],
-  ['/app/reports', plPage, 'pl'],
+  ['/app/reports', reportsPage, 'reports'],
+  ['/app/reports/labor.csv', laborCsv, 'reports'],
+  ['/app/reports/vendors.csv', vendorsCsv, 'reports'],
 ];
 
 const ERROR_TITLES = { 400: 'Check the address', 403: 'Not available', 404: 'Not found' } as const;
@@ -41,14 +46,30 @@ type StoreName = { name: string | null; externalStoreId: string };
 
 const STORE = `query PageStore($id: UUID!) { store(id: $id) { name externalStoreId } }`;
 
-/** The browser assets, read once: our stylesheet and script, and graphql-ws's browser build (no CDN). */
-function loadAssets(): Map<string, { type: string; body: string }> {
-  const own = (file: string) => readFileSync(new URL(`assets/${file}`, import.meta.url), 'utf8');
-  const graphqlWs = path.join(path.dirname(createRequire(import.meta.url).resolve('graphql-ws')), '..', 'umd', 'graphql-ws.min.js');
-  return new Map([
-    ['app.css', { type: 'text/css; charset=utf-8', body: own('app.css') }],
-    ['dashboard.js', { type: 'text/javascript; charset=utf-8', body: own('dashboard.js') }],
-    ['graphql-ws.min.js', { type: 'text/javascript; charset=utf-8', body: readFileSync(graphqlWs, 'utf8') }],
+/** The browser assets, read on first request: our stylesheet and scripts, graphql-ws's and Chart.js's browser builds (no CDN). */
+function loadAssets() {
+  const own = (file: string) => () => readFileSync(new URL(`assets/${file}`, import.meta.url), 'utf8');
+  const require = createRequire(import.meta.url);
+  const graphqlWs = path.join(path.dirname(require.resolve('graphql-ws')), '..', 'umd', 'graphql-ws.min.js');
+  const chartJs = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
+  const pdfjs = path.join(path.dirname(require.resolve('pdfjs-dist')), '..');
+  const js = (read: () => string): AssetSpec => ({ type: 'text/javascript; charset=utf-8', read });
+  const file = (p: string) => () => readFileSync(p, 'utf8');
+  const fonts = readdirSync(path.join(pdfjs, 'standard_fonts'))
+    .filter((f) => /\.(pfb|ttf)$/.test(f))
+    .map((f) => [`standard_fonts/${f}`, { type: 'application/octet-stream', read: () => readFileSync(path.join(pdfjs, 'standard_fonts', f)) }] as const);
+  return lazyAssets([
+    ...fonts,
+    ['app.css', { type: 'text/css; charset=utf-8', read: own('app.css') }],
+    ['live-invoices.js', js(own('live-invoices.js'))],
+    ['charts.js', js(own('charts.js'))],
+    ['upload.js', js(own('upload.js'))],
+    ['graphql-ws.min.js', js(file(graphqlWs))],
+    ['chart.umd.min.js', js(file(chartJs))],
+    ['invoice.mjs', js(own('invoice.mjs'))],
+    // pdf.js (legacy build: older phone browsers too), its worker and fonts draw the original PDFs on invoice pages.
+    ['pdf.min.mjs', js(file(path.join(pdfjs, 'legacy', 'build', 'pdf.min.mjs')))],
+    ['pdf.worker.min.mjs', js(file(path.join(pdfjs, 'legacy', 'build', 'pdf.worker.min.mjs')))],
   ]);
 }
 
@@ -113,6 +134,12 @@ export function mountAppPages(
         gql: run,
         now: now(),
       });
+      if (content.download) {
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${content.download.filename.replace(/[^\w.-]/g, '_')}"`)
+          .send(content.body);
+      }
       return reply.send(content.fragment ? content.body : appPage(chrome, { ...content, active }));
     } catch (err) {
       if (!(err instanceof PageError)) throw err;
@@ -139,11 +166,13 @@ export function mountAppPages(
   }
 
   root.register(async (app) => {
-    app.get<{ Params: { name: string } }>('/app/assets/:name', async (request, reply) => {
-      const asset = assets.get(request.params.name);
+    const serveAsset = async (name: string, reply: FastifyReply) => {
+      const asset = assets.get(name);
       if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
       return reply.type(asset.type).header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff').send(asset.body);
-    });
+    };
+    app.get<{ Params: { name: string } }>('/app/assets/:name', (request, reply) => serveAsset(request.params.name, reply));
+    app.get<{ Params: { name: string } }>('/app/assets/standard_fonts/:name', (request, reply) => serveAsset(`standard_fonts/${request.params.name}`, reply));
     app.get('/app', async (_request, reply) => reply.redirect('/app/dashboard', 303));
     for (const [url, handler, active] of PAGES) app.get(url, render(handler, active));
     app.get(

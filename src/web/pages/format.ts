@@ -1,8 +1,10 @@
-// Formatting for the tenant pages (assets/dashboard.js formats live rows the same way).
+// Formatting for the tenant pages (assets/dashboard.js and charts.js format the same way). Figures arrive rounded
+// by the API (money to the cent, hours and percentages to 2 decimals) and are printed with every decimal they have:
+// a page never rounds a second time, so a figure reads the same on every page, in its chart and in a CSV.
 
 const DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
 const NUMBER = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const HOURS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const HOURS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /** 'YYYY-MM-DD' → 'Nov 5, 2026'; '—' when missing. */
 export function day(value: string | null | undefined): string {
@@ -10,6 +12,20 @@ export function day(value: string | null | undefined): string {
   const d = new Date(`${value.slice(0, 10)}T00:00:00Z`);
   return Number.isNaN(d.getTime()) ? value : DATE.format(d);
 }
+
+const SHORT = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' });
+const WEEKDAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short' });
+const utc = (value: string) => new Date(`${value.slice(0, 10)}T00:00:00Z`);
+
+/** A span of days, short: 'Nov 1 – 7', 'Nov 29 – Dec 5', one day 'Nov 3'. */
+export function days(start: string, end: string): string {
+  if (start === end) return SHORT.format(utc(start));
+  const [a, b] = [SHORT.format(utc(start)), SHORT.format(utc(end))];
+  return a.split(' ')[0] === b.split(' ')[0] ? `${a} – ${b.split(' ')[1]}` : `${a} – ${b}`;
+}
+
+/** 'Sun 22': a day of a week. */
+export const weekday = (value: string) => `${WEEKDAY.format(utc(value))} ${utc(value).getUTCDate()}`;
 
 /** An instant as its UTC day. */
 export const dayOf = (value: string | null | undefined) => day(value ? new Date(value).toISOString() : null);

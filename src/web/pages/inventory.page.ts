@@ -9,6 +9,7 @@ const OVERVIEW = `query InventoryOverview($storeId: UUID) {
 }`;
 
 const STORE = `query StoreInventory($storeId: UUID!) {
+  inventorySummary(storeId: $storeId) { totalInventoryValue }
   inventoryItems(storeId: $storeId) { id name sku category unit defaultCost parLevel }
   inventoryCounts(storeId: $storeId) { itemId baseQuantity value countedAt countedBy }
 }`;
@@ -44,11 +45,16 @@ export const inventoryPage: PageHandler = async (ctx) => {
     },
   );
   const stores = overview.stores.filter((s) => !ctx.storeId || s.id === ctx.storeId);
-  const perStore = await Promise.all(stores.map((s) => ctx.gql<{ inventoryItems: Item[]; inventoryCounts: Count[] }>(STORE, { storeId: s.id })));
+  const perStore = await Promise.all(
+    stores.map((s) =>
+      ctx.gql<{ inventorySummary: { totalInventoryValue: number }; inventoryItems: Item[]; inventoryCounts: Count[] }>(STORE, { storeId: s.id }),
+    ),
+  );
   const sections = stores.map((store, i) => {
-    const { inventoryItems: items, inventoryCounts: counts } = perStore[i]!;
+    const { inventorySummary, inventoryItems: items, inventoryCounts: counts } = perStore[i]!;
     const latest = new Map(counts.map((c) => [c.itemId, c]));
-    const value = counts.reduce((sum, c) => sum + Math.round((c.value ?? 0) * 100), 0) / 100;
+    // The API's figure, as on the card above: the rows' values (each to the cent) added up.
+    const value = inventorySummary.totalInventoryValue;
     const rows = items.map((item) => {
       const count = latest.get(item.id);
       const low = count && item.parLevel !== null && count.baseQuantity < item.parLevel;
@@ -62,7 +68,7 @@ export const inventoryPage: PageHandler = async (ctx) => {
       ];
     });
     return `<section><h2>${esc(storeName(store))}</h2><p class="note">Value of the latest counts: ${esc(money(value))}</p>
-${rows.length ? table(['Item', 'Category', 'Par level', 'Latest count', 'Value', 'Counted'], rows) : empty('No items stocked at this store.')}</section>`;
+${rows.length ? table(['Item', 'Category', 'Par level', 'Latest count', 'Value', 'Counted'], rows) : empty('No items stocked at this store yet. Add items and record counts from your inventory tool; they show here with their value.')}</section>`;
   });
   const summary = overview.inventorySummary;
   return {
@@ -72,6 +78,6 @@ ${rows.length ? table(['Item', 'Category', 'Par level', 'Latest count', 'Value',
       ['Inventory value', esc(money(summary.totalInventoryValue))],
       ['Last counted', esc(summary.lastCountedAt ? dayOf(summary.lastCountedAt) : '—')],
     ])}
-${sections.join('\n') || empty('No stores yet.')}`,
+${sections.join('\n') || empty('No stores yet. Your administrator adds stores; their stock shows here.')}`,
   };
 };

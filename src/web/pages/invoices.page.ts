@@ -1,117 +1,73 @@
 import { esc } from '../html.ts';
-import { day, label, money } from './format.ts';
-import { empty, figures, table } from './layout.ts';
-import { PageError } from './page-graphql.ts';
+import { storeName } from './format.ts';
+import { type InvoiceListRow, LIVE_INVOICE_FIELDS, LIVE_SCRIPTS, liveInvoiceTable } from './invoice-rows.ts';
 import { type PageHandler, param } from './page.ts';
 
 const PAGE_SIZE = 25;
 
 const LIST = `query InvoicePage($storeId: UUID, $first: Int!, $after: String) {
+  stores { id name externalStoreId }
   invoices(first: $first, after: $after, filter: { storeId: $storeId }) {
-    nodes { id vendorName invoiceNumber invoiceDate dueDate total currency status costCategories }
+    nodes { ${LIVE_INVOICE_FIELDS} }
     pageInfo { hasNextPage endCursor }
   }
 }`;
 
-const DETAIL = `query InvoiceDetail($id: UUID!) {
-  invoice(id: $id) {
-    id storeId vendorName invoiceNumber invoiceDate dueDate subtotal tax total currency status error extractionConfidence createdAt
-    costCategories
-    lineItems { description sku quantity unit unitPrice total costCategory }
-  }
-}`;
+type Store = { id: string; name: string | null; externalStoreId: string };
 
-interface ListRow {
-  id: string;
-  vendorName: string | null;
-  invoiceNumber: string | null;
-  invoiceDate: string | null;
-  dueDate: string | null;
-  total: number | null;
-  currency: string | null;
-  status: string;
-  costCategories: string[];
+/**
+ * Where files are dropped or chosen; assets/upload.js sends each to GraphQL uploadInvoice with a progress bar. A
+ * tenant-wide user picks the store the invoices belong to; a store-scoped user's go to their store.
+ */
+const upload = (stores: Store[] | null) => `<section class="upload"><h2>Upload invoices</h2>
+${
+  stores?.length
+    ? `<p><label>Store <select id="upload-store"><option value="">Not assigned to a store</option>${stores
+        .map((s) => `<option value="${esc(s.id)}">${esc(storeName(s))}</option>`)
+        .join('')}</select></label></p>`
+    : ''
 }
+<div class="dropzone" id="dropzone" data-state="idle">
+<p><strong>Drop invoice PDFs or photos here</strong> <span class="or">or</span>
+<label class="button" for="upload-file">Choose files</label>
+<input id="upload-file" type="file" accept="application/pdf,image/jpeg,image/png,image/webp,.xml" multiple></p>
+<p class="note">PDF, JPEG, PNG or WEBP (or an e-invoice XML), up to 25 MB each. A file is read in a few seconds and shows in the list below as soon as it is recorded.</p>
+</div>
+<ul id="uploads" class="uploads" aria-live="polite"></ul></section>`;
 
-interface Detail extends ListRow {
-  storeId: string | null;
-  subtotal: number | null;
-  tax: number | null;
-  error: string | null;
-  lineItems: Array<{
-    description: string | null;
-    sku: string | null;
-    quantity: number | null;
-    unit: string | null;
-    unitPrice: number | null;
-    total: number | null;
-    costCategory: string;
-  }>;
-}
-
-const categoryTags = (codes: readonly string[]) => codes.map((c) => `<span class="tag">${esc(label(c))}</span>`).join(' ');
-
-/** Newest first, PAGE_SIZE a page (forward cursor in ?after=). */
+/** Newest first, PAGE_SIZE a page (forward cursor in ?after=); the newest page is live, and files upload from here. */
 export const invoicesPage: PageHandler = async (ctx) => {
   const after = param(ctx.query, 'after');
-  const { invoices } = await ctx.gql<{ invoices: { nodes: ListRow[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(LIST, {
+  const { stores, invoices } = await ctx.gql<{
+    stores: Store[];
+    invoices: { nodes: InvoiceListRow[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  }>(LIST, {
     storeId: ctx.storeId,
     first: PAGE_SIZE,
     after: after ?? null,
   });
-  const rows = invoices.nodes.map((r) => [
-    `<a href="/app/invoices/${esc(r.id)}">${esc(r.vendorName ?? 'Unknown vendor')}</a>`,
-    esc(r.invoiceNumber ?? '—'),
-    esc(day(r.invoiceDate)),
-    esc(day(r.dueDate)),
-    `<span class="num">${esc(money(r.total, r.currency))}</span>`,
-    `<span class="status status-${esc(r.status)}">${esc(r.status)}</span>`,
-    categoryTags(r.costCategories),
-  ]);
   const pager = [
     after ? '<a href="/app/invoices">← Newest</a>' : '',
     invoices.pageInfo.hasNextPage && invoices.pageInfo.endCursor
       ? `<a href="/app/invoices?after=${encodeURIComponent(invoices.pageInfo.endCursor)}">Older →</a>`
       : '',
   ].filter(Boolean);
+  const list = liveInvoiceTable({
+    rows: invoices.nodes,
+    columns: ['vendor', 'number', 'date', 'due', 'total', 'status', 'categories'],
+    storeId: ctx.storeId,
+    limit: PAGE_SIZE,
+    live: !after,
+    emptyHtml: after
+      ? 'No older invoices. <a href="/app/invoices">Back to the newest</a>.'
+      : 'No invoices yet. Drop a PDF or a photo of a vendor invoice above: its vendor, dates, totals and line items are read for you.',
+  });
   return {
     title: 'Invoices',
-    body: `${rows.length ? table(['Vendor', 'Number', 'Date', 'Due', 'Total', 'Status', 'Cost categories'], rows) : empty('No invoices.')}
-${pager.length ? `<nav class="pager">${pager.join(' ')}</nav>` : ''}`,
-  };
-};
-
-/** One invoice with its line items and their cost categories. */
-export const invoicePage: PageHandler = async (ctx) => {
-  const id = ctx.params.id ?? '';
-  const { invoice: i } = await ctx.gql<{ invoice: Detail }>(DETAIL, { id }).catch((err) => {
-    // A malformed id is just another unknown invoice.
-    throw err instanceof PageError && err.status === 400 ? new PageError(404, 'invoice not found') : err;
-  });
-  if (ctx.storeId && i.storeId !== ctx.storeId) throw new PageError(404, 'invoice not found');
-  const lines = i.lineItems.map((l) => [
-    esc(l.description ?? '—'),
-    esc(l.sku ?? ''),
-    `<span class="num">${esc(l.quantity ?? '')}</span>`,
-    esc(l.unit ?? ''),
-    `<span class="num">${esc(money(l.unitPrice, i.currency))}</span>`,
-    `<span class="num">${esc(money(l.total, i.currency))}</span>`,
-    `<span class="tag">${esc(label(l.costCategory))}</span>`,
-  ]);
-  return {
-    title: `${i.vendorName ?? 'Unknown vendor'} ${i.invoiceNumber ? `· ${i.invoiceNumber}` : ''}`.trim(),
-    body: `<p><a href="/app/invoices">← All invoices</a></p>
-${figures([
-  ['Invoice date', esc(day(i.invoiceDate))],
-  ['Due', esc(day(i.dueDate))],
-  ['Subtotal', esc(money(i.subtotal, i.currency))],
-  ['Tax', esc(money(i.tax, i.currency))],
-  ['Total', esc(money(i.total, i.currency))],
-  ['Status', `<span class="status status-${esc(i.status)}">${esc(i.status)}</span>`],
-])}
-${i.error ? `<p class="error">${esc(i.error)}</p>` : ''}
-<section><h2>Line items</h2>
-${lines.length ? table(['Description', 'SKU', 'Qty', 'Unit', 'Unit price', 'Total', 'Cost category'], lines) : empty('No line items were read.')}</section>
-<section><h2>Cost categories</h2><p>${i.costCategories.length ? categoryTags(i.costCategories) : '—'}</p></section>`,
+    body: `${after ? '' : upload(ctx.storeId ? null : stores)}
+<section><h2>${after ? 'Older invoices' : 'Invoices'}</h2>
+${list}
+${pager.length ? `<nav class="pager">${pager.join(' ')}</nav>` : ''}</section>`,
+    scripts: after ? [] : [...LIVE_SCRIPTS, '/app/assets/upload.js'],
   };
 };

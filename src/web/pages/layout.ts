@@ -19,6 +19,7 @@ const NAV = [
   ['scheduling', 'Scheduling'],
   ['search', 'Search'],
   ['pl', 'P&L'],
+  ['reports', 'Reports'],
 ] as const;
 
 /** White or near-black text, whichever reads better on the brand colour. */
@@ -43,7 +44,7 @@ export function appPage(c: Chrome, p: { title: string; active: string; body: str
   const logo = brand.logoUrl ? `<img class="logo" src="${esc(brand.logoUrl)}" alt="">` : '';
   const nav = NAV.map(([page, text]) => `<a href="/app/${page}"${page === p.active ? ' aria-current="page"' : ''}>${esc(text)}</a>`).join('');
   const where = [view.tenantName, c.storeName].filter(Boolean).map(esc).join(' · ');
-  const scripts = (p.scripts ?? []).map((src) => `<script src="${esc(src)}"></script>`).join('');
+  const scripts = (p.scripts ?? []).map((src) => `<script${src.endsWith('.mjs') ? ' type="module"' : ''} src="${esc(src)}"></script>`).join('');
   return `${head(`${p.title} · ${brand.displayName}`, c.nonce, brand.primaryColor)}
 <body>
 <header class="top"><div class="brand">${logo}<span class="brand-name">${esc(brand.displayName)}</span></div>
@@ -62,10 +63,10 @@ export function barePage(title: string, body: string, nonce: string): string {
 <body><main class="bare"><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
-/** A table; `cells` are already-escaped HTML. */
-export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, attrs = ''): string {
+/** A table; `cells` are already-escaped HTML; `rowClasses` marks rows (e.g. overtime) by index. */
+export function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, attrs = '', rowClasses: ReadonlyArray<string | null> = []): string {
   const th = headers.map((h) => `<th scope="col">${esc(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  const body = rows.map((r, i) => `<tr${rowClasses[i] ? ` class="${esc(rowClasses[i])}"` : ''}>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
   return `<table${attrs}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 

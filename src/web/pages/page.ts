@@ -20,6 +20,8 @@ export interface PageContent {
   scripts?: string[];
   /** Sent as is (a piece of a page the browser swaps in), without the frame. */
   fragment?: boolean;
+  /** A file to download (the body is CSV text), sent as an attachment with this name. */
+  download?: { filename: string };
 }
 
 export type PageHandler = (ctx: PageContext) => Promise<PageContent>;

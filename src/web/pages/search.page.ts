@@ -5,30 +5,60 @@ import { PageError } from './page-graphql.ts';
 import { type PageContext, type PageHandler, param } from './page.ts';
 import type { SearchResult } from '../../modules/search/search.service.ts';
 
+// Relevant results only (GraphQL search with relevantOnly), grouped by kind, the query's words marked in each preview.
 const QUERY = `query SearchPage($q: String!, $type: SearchResultType) {
-  search(query: $q, type: $type, limit: 20) { query totalResults results { type id similarity preview vendorName merchantName total date } }
+  search(query: $q, type: $type, limit: 30, relevantOnly: true) {
+    query totalResults
+    results { type id similarity preview matchedTerms highlights { start length } vendorName merchantName total date }
+  }
 }`;
 
 // One invoice's store, read through the API's own access checks (an invoice the user may not see is "not found").
 const INVOICE_STORE = `query SearchPageInvoiceStore($id: UUID!) { invoice(id: $id) { storeId } }`;
 
-const TYPES = ['invoice', 'receipt', 'vendor'] as const satisfies readonly SearchResult['type'][];
+const TYPES = ['invoice', 'vendor', 'receipt'] as const satisfies readonly SearchResult['type'][];
+const GROUPS: Record<SearchResult['type'], string> = { invoice: 'Invoices', vendor: 'Vendors', receipt: 'Receipts' };
 
 type Result = SearchResult;
 
-/** A search form; results by meaning over the tenant's invoices, receipts and vendors (GraphQL search). */
+/** The preview with the stretches the API marked wrapped in <mark>. */
+function marked(text: string, ranges: Result['highlights']): string {
+  let out = '';
+  let at = 0;
+  for (const r of ranges) {
+    if (r.start < at) continue;
+    out += esc(text.slice(at, r.start)) + `<mark>${esc(text.slice(r.start, r.start + r.length))}</mark>`;
+    at = r.start + r.length;
+  }
+  return out + esc(text.slice(at));
+}
+
+function item(r: Result): string {
+  const name = r.vendorName ?? r.merchantName ?? 'Unknown';
+  const title = r.type === 'invoice' ? `<a href="/app/invoices/${esc(r.id)}">${esc(name)}</a>` : esc(name);
+  const why = r.matchedTerms.length ? `contains “${r.matchedTerms.join('”, “')}”` : `close in meaning (${r.similarity}%)`;
+  const facts = [r.date ? day(r.date) : null, r.total !== null ? money(r.total) : null, why].filter(Boolean).join(' · ');
+  return `<li class="result"><strong>${title}</strong> <span class="note">${esc(facts)}</span><p>${marked(r.preview, r.highlights)}</p></li>`;
+}
+
+/** A search form; results by meaning and by word over the tenant's invoices, vendors and receipts. */
 export const searchPage: PageHandler = async (ctx) => {
   const q = param(ctx.query, 'q');
   const typeParam = param(ctx.query, 'type');
   const type = TYPES.find((t) => t === typeParam) ?? null;
-  const options = [['', 'Everything'], ...TYPES.map((t) => [t, `${t[0]!.toUpperCase()}${t.slice(1)}s`])]
+  const options = [['', 'Everything'], ...TYPES.map((t) => [t, GROUPS[t]])]
     .map(([v, text]) => `<option value="${v}"${(type ?? '') === v ? ' selected' : ''}>${esc(text)}</option>`)
     .join('');
   const form = `<form class="search" method="get" action="/app/search" role="search">
 <label for="q">Search your documents</label>
-<div class="row"><input id="q" name="q" type="search" value="${esc(q ?? '')}" minlength="2" maxlength="500" placeholder="e.g. romaine lettuce, napkins, Green Valley" required>
+<div class="row"><input id="q" name="q" type="search" value="${esc(q ?? '')}" minlength="2" maxlength="500" placeholder="e.g. salmon, napkins, Hudson Valley" required>
 <select name="type" aria-label="What to search">${options}</select><button type="submit">Search</button></div></form>`;
-  if (!q) return { title: 'Search', body: form };
+  if (!q) {
+    return {
+      title: 'Search',
+      body: `${form}${empty('Search by what was bought (“salmon”, “napkins”), a vendor’s name, or a kind of cost (“cleaning supplies”).')}`,
+    };
+  }
 
   const { search } = await ctx.gql<{ search: { query: string; results: Result[] } }>(QUERY, { q, type });
   let results = search.results;
@@ -38,17 +68,15 @@ export const searchPage: PageHandler = async (ctx) => {
     const stores = new Map(await Promise.all(invoiceIds.map(async (id) => [id, await storeOfInvoice(ctx, id)] as const)));
     results = results.filter((r) => r.type !== 'invoice' || stores.get(r.id) === ctx.storeId);
   }
-  const items = results.map((r) => {
-    const name = r.vendorName ?? r.merchantName ?? 'Unknown';
-    const title = r.type === 'invoice' ? `<a href="/app/invoices/${esc(r.id)}">${esc(name)}</a>` : esc(name);
-    const facts = [r.date ? day(r.date) : null, r.total !== null ? money(r.total) : null, `${r.similarity}% match`].filter(Boolean).join(' · ');
-    return `<li class="result"><span class="tag">${esc(r.type)}</span> <strong>${title}</strong> <span class="note">${esc(facts)}</span><p>${esc(r.preview)}</p></li>`;
-  });
+  const groups = TYPES.map((t) => [t, results.filter((r) => r.type === t)] as const).filter(([, rs]) => rs.length > 0);
+  const sections = groups.map(
+    ([t, rs]) => `<section><h2>${esc(GROUPS[t])} <span class="count">${rs.length}</span></h2><ol class="results">${rs.map(item).join('\n')}</ol></section>`,
+  );
   return {
     title: 'Search',
     body: `${form}
-<section><h2>${esc(`${items.length} result${items.length === 1 ? '' : 's'} for “${search.query}”`)}</h2>
-${items.length ? `<ol class="results">${items.join('\n')}</ol>` : empty('Nothing matches. Try other words.')}</section>`,
+<p class="note" role="status">${esc(`${results.length} relevant result${results.length === 1 ? '' : 's'} for “${search.query}”`)}</p>
+${sections.join('\n') || empty(`Nothing relevant for “${search.query}”. Try the name of an item or a vendor, fewer words, or another spelling.`)}`,
   };
 };
 

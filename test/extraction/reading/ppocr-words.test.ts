@@ -1,7 +1,8 @@
 // PP-OCR words from the recogniser's CTC output: where a line breaks into words when the model dropped its spaces.
 
 import { describe, expect, it } from 'vitest';
-import { ctcDecode, cropWords, REC_HEIGHT, type Char, type LineCrop } from '../../../src/extraction/ppocr/recognize.ts';
+import { ctcDecode, REC_HEIGHT, type Char, type LineCrop } from '../../../src/extraction/ppocr/recognize.ts';
+import { cropWords } from '../../../src/extraction/ppocr/segment-words.ts';
 
 /** A white crop with one black glyph block (16 px wide, 40 px high) per character at the given left edges. */
 function crop(lefts: number[], width: number): LineCrop {

@@ -8,8 +8,13 @@ export type { SsoProvider } from '../../../platform/db/types.ts';
 import { findSsoLogin, findTenantSso, insertSsoLogin, takeSsoLogin, upsertTenantSso } from './sso.queries.ts';
 import type { ProvisioningService } from '../provisioning.service.ts';
 import { SsoSignInError } from './errors.ts';
-import { finishOidcSignIn, type OidcConfig, startOidcSignIn, validateOidcConfig } from './oidc.ts';
-import { type IdpMetadata, parseIdpMetadata, type SamlRequestIdStore, samlServiceProvider } from './saml.ts';
+import type { OidcConfig } from './oidc.ts';
+import type { IdpMetadata, SamlRequestIdStore } from './saml.ts';
+
+// The OIDC and SAML libraries (openid-client; node-saml with its XML signature stack) are loaded on a tenant's first
+// SSO step: ~20 MB a server without single sign-on never needs.
+const oidc = () => import('./oidc.ts');
+const saml = () => import('./saml.ts');
 
 /** A sign-in started at the IdP must come back within 10 minutes. */
 const LOGIN_TTL_MS = 10 * 60_000;
@@ -46,8 +51,13 @@ export function createSsoService(
     return row;
   }
 
-  const samlSp = (tenantId: string, idp: IdpMetadata) =>
-    samlServiceProvider({ idp, spEntityId: `${base(tenantId)}/saml`, acsUrl: `${base(tenantId)}/saml/acs`, requestIdStore: requestIds(tenantId) });
+  const samlSp = async (tenantId: string, idp: IdpMetadata) =>
+    (await saml()).samlServiceProvider({
+      idp,
+      spEntityId: `${base(tenantId)}/saml`,
+      acsUrl: `${base(tenantId)}/saml/acs`,
+      requestIdStore: requestIds(tenantId),
+    });
 
   return {
     /** What the tenant registers at its IdP. */
@@ -60,20 +70,20 @@ export function createSsoService(
 
     /** Validates (OIDC discovery) and stores an OIDC connection; SsoConfigError names the field at fault. */
     async configureOidc(tenantId: string, input: { issuer: string; clientId: string; clientSecret: string }): Promise<void> {
-      const config = await validateOidcConfig(input, { allowLoopback: deps.allowLoopback });
+      const config = await (await oidc()).validateOidcConfig(input, { allowLoopback: deps.allowLoopback });
       await upsertTenantSso(db, tenantId, 'oidc', config);
     },
 
     /** Parses and stores the IdP's SAML metadata. */
     async configureSaml(tenantId: string, metadataXml: string): Promise<void> {
-      await upsertTenantSso(db, tenantId, 'saml', parseIdpMetadata(metadataXml));
+      await upsertTenantSso(db, tenantId, 'saml', (await saml()).parseIdpMetadata(metadataXml));
     },
 
     /** The URL to send the browser to, at the tenant's IdP. */
     async start(tenantId: string): Promise<string> {
       const { provider, config } = await connection(tenantId);
-      if (provider === 'saml') return samlSp(tenantId, config as IdpMetadata).authorizeUrl();
-      const started = await startOidcSignIn(config as OidcConfig, { redirectUri: oidcRedirect(tenantId) });
+      if (provider === 'saml') return (await samlSp(tenantId, config as IdpMetadata)).authorizeUrl();
+      const started = await (await oidc()).startOidcSignIn(config as OidcConfig, { redirectUri: oidcRedirect(tenantId) });
       await insertSsoLogin(db, {
         state: started.state,
         tenantId,
@@ -90,7 +100,9 @@ export function createSsoService(
       if (provider !== 'oidc') throw new SsoSignInError('not_configured', 'this account signs in with SAML');
       const state = new URL(callbackUrl).searchParams.get('state') ?? '';
       const login = state ? await takeSsoLogin(db, tenantId, state, now()) : undefined;
-      const identity = await finishOidcSignIn(config as OidcConfig, {
+      const identity = await (
+        await oidc()
+      ).finishOidcSignIn(config as OidcConfig, {
         currentUrl: callbackUrl,
         state: login?.state ?? '',
         nonce: login?.nonce ?? '',
@@ -104,7 +116,7 @@ export function createSsoService(
     async finishSaml(tenantId: string, samlResponse: string) {
       const { provider, config } = await connection(tenantId);
       if (provider !== 'saml') throw new SsoSignInError('not_configured', 'this account signs in with OIDC');
-      const identity = await samlSp(tenantId, config as IdpMetadata).validatePostResponse(samlResponse);
+      const identity = await (await samlSp(tenantId, config as IdpMetadata)).validatePostResponse(samlResponse);
       return deps.provisioning.signInFederated(tenantId, identity);
     },
 
@@ -112,7 +124,7 @@ export function createSsoService(
     async samlMetadata(tenantId: string): Promise<string> {
       const { provider, config } = await connection(tenantId);
       if (provider !== 'saml') throw new SsoSignInError('not_configured', 'this account does not use SAML');
-      return samlSp(tenantId, config as IdpMetadata).metadataXml();
+      return (await samlSp(tenantId, config as IdpMetadata)).metadataXml();
     },
   };
 }

@@ -262,7 +262,7 @@ export type GetInvoiceQueryVariables = Exact<{
 }>;
 
 
-export type GetInvoiceQuery = { invoice: { id: string, vendorName: string | null, invoiceNumber: string | null, invoiceDate: string | null, dueDate: string | null, subtotal: number | null, tax: number | null, total: number | null, currency: string | null, extractionConfidence: number | null, status: InvoiceStatus, error: string | null, source: InvoiceSource | null, costCategories: Array<CostCategory>, createdAt: Date | string, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> } };
+export type GetInvoiceQuery = { invoice: { id: string, vendorName: string | null, invoiceNumber: string | null, invoiceDate: string | null, dueDate: string | null, subtotal: number | null, tax: number | null, total: number | null, currency: string | null, extractionConfidence: number | null, status: InvoiceStatus, error: string | null, source: InvoiceSource | null, duplicateOf: string | null, costCategories: Array<CostCategory>, createdAt: Date | string, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> } };
 
 export type LegacyExtractInvoiceMutationVariables = Exact<{
   file: unknown;
@@ -276,10 +276,11 @@ export type UploadInvoiceMutationVariables = Exact<{
   file: unknown;
   tenantId?: string | null | undefined;
   storeId?: string | null | undefined;
+  force?: boolean | null | undefined;
 }>;
 
 
-export type UploadInvoiceMutation = { uploadInvoice: { invoice: { id: string, vendorName: string | null, invoiceNumber: string | null, invoiceDate: string | null, dueDate: string | null, subtotal: number | null, tax: number | null, total: number | null, currency: string | null, extractionConfidence: number | null, status: InvoiceStatus, error: string | null, source: InvoiceSource | null, costCategories: Array<CostCategory>, createdAt: Date | string, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> }, splitInvoices: Array<{ id: string, vendorName: string | null, invoiceNumber: string | null, invoiceDate: string | null, dueDate: string | null, subtotal: number | null, tax: number | null, total: number | null, currency: string | null, extractionConfidence: number | null, status: InvoiceStatus, error: string | null, source: InvoiceSource | null, costCategories: Array<CostCategory>, createdAt: Date | string, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> }> } };
+export type UploadInvoiceMutation = { uploadInvoice: { invoice: { id: string, vendorName: string | null, invoiceNumber: string | null, invoiceDate: string | null, dueDate: string | null, subtotal: number | null, tax: number | null, total: number | null, currency: string | null, extractionConfidence: number | null, status: InvoiceStatus, error: string | null, source: InvoiceSource | null, duplicateOf: string | null, costCategories: Array<CostCategory>, createdAt: Date | string, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> }, splitInvoices: Array<{ id: string, vendorName: string | null, invoiceNumber: string | null, invoiceDate: string | null, dueDate: string | null, subtotal: number | null, tax: number | null, total: number | null, currency: string | null, extractionConfidence: number | null, status: InvoiceStatus, error: string | null, source: InvoiceSource | null, duplicateOf: string | null, costCategories: Array<CostCategory>, createdAt: Date | string, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> }> } };
 
 export type LegacyExtractReceiptMutationVariables = Exact<{
   file: unknown;
@@ -292,10 +293,11 @@ export type LegacyExtractReceiptMutation = { uploadReceipt: { receiptDate: strin
 export type UploadReceiptMutationVariables = Exact<{
   file: unknown;
   useType?: UseType | null | undefined;
+  force?: boolean | null | undefined;
 }>;
 
 
-export type UploadReceiptMutation = { uploadReceipt: { id: string, merchantName: string | null, receiptDate: string | null, subtotal: number | null, tax: number | null, tip: number | null, total: number | null, taxCategory: string | null, useType: UseType, createdAt: Date | string, paymentMethod: { type: PaymentMethodType, cardBrand: string | null, last4: string | null } | null, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> } };
+export type UploadReceiptMutation = { uploadReceipt: { id: string, merchantName: string | null, receiptDate: string | null, subtotal: number | null, tax: number | null, tip: number | null, total: number | null, taxCategory: string | null, useType: UseType, duplicateOf: string | null, createdAt: Date | string, paymentMethod: { type: PaymentMethodType, cardBrand: string | null, last4: string | null } | null, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> } };
 
 export type CreateTimeOffRequestMutationVariables = Exact<{
   tenantId: string;
@@ -405,11 +407,11 @@ export type RegisterWebhookMutationVariables = Exact<{
 
 export type RegisterWebhookMutation = { registerWebhook: { id: string, secret: string, url: string, events: Array<string> } };
 
-export type ExtractedInvoiceFragment = { id: string, vendorName: string | null, invoiceNumber: string | null, invoiceDate: string | null, dueDate: string | null, subtotal: number | null, tax: number | null, total: number | null, currency: string | null, extractionConfidence: number | null, status: InvoiceStatus, error: string | null, source: InvoiceSource | null, costCategories: Array<CostCategory>, createdAt: Date | string, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> };
+export type ExtractedInvoiceFragment = { id: string, vendorName: string | null, invoiceNumber: string | null, invoiceDate: string | null, dueDate: string | null, subtotal: number | null, tax: number | null, total: number | null, currency: string | null, extractionConfidence: number | null, status: InvoiceStatus, error: string | null, source: InvoiceSource | null, duplicateOf: string | null, costCategories: Array<CostCategory>, createdAt: Date | string, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> };
 
 export type LineItemFragment = { description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory };
 
-export type ExtractedReceiptFragment = { id: string, merchantName: string | null, receiptDate: string | null, subtotal: number | null, tax: number | null, tip: number | null, total: number | null, taxCategory: string | null, useType: UseType, createdAt: Date | string, paymentMethod: { type: PaymentMethodType, cardBrand: string | null, last4: string | null } | null, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> };
+export type ExtractedReceiptFragment = { id: string, merchantName: string | null, receiptDate: string | null, subtotal: number | null, tax: number | null, tip: number | null, total: number | null, taxCategory: string | null, useType: UseType, duplicateOf: string | null, createdAt: Date | string, paymentMethod: { type: PaymentMethodType, cardBrand: string | null, last4: string | null } | null, lineItems: Array<{ description: string | null, sku: string | null, quantity: number | null, unit: string | null, unitPrice: number | null, total: number | null, costCategory: CostCategory }> };
 
 export type PaymentMethodFragment = { type: PaymentMethodType, cardBrand: string | null, last4: string | null };
 

@@ -1,15 +1,17 @@
-// Keeps the dashboard's "Recent invoices" live: the invoiceEvents subscription over graphql-ws, authorised by the
-// session cookie. Rows are built with DOM text nodes only. Cells match dashboard.page.ts#invoiceRow.
+// Keeps a list of invoices live (the dashboard's recent invoices, the invoices page): the invoiceEvents subscription
+// over graphql-ws, authorised by the session cookie. Rows are built with DOM text nodes only; the table's
+// data-columns names its cells, as invoice-rows.ts#invoiceRow renders them on the server.
 (function () {
   'use strict';
-  var table = document.getElementById('recent');
+  var table = document.getElementById('live-invoices');
   var status = document.getElementById('live-status');
   if (!table || !status || !window.graphqlWs) return;
   var body = table.tBodies[0];
   var storeId = table.dataset.storeId || null;
   var limit = Number(table.dataset.limit) || 10;
+  var columns = (table.dataset.columns || 'vendor number date total status').split(' ');
   var dates = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
-  var INVOICE = 'id vendorName invoiceNumber invoiceDate total currency status';
+  var INVOICE = 'id vendorName invoiceNumber invoiceDate dueDate total currency status costCategories';
   var RECENT = 'query($storeId: UUID, $first: Int!) { invoices(first: $first, filter: { storeId: $storeId }) { nodes { ' + INVOICE + ' } } }';
   var STORE_OF = 'query($id: UUID!) { invoice(id: $id) { storeId } }';
   var EVENTS = 'subscription { invoiceEvents { type invoice { ' + INVOICE + ' } } }';
@@ -53,21 +55,49 @@
       });
   }
 
+  function label(code) {
+    var text = code.replace(/_/g, ' ');
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  function tags(codes) {
+    var span = el('span');
+    (codes || []).forEach(function (c, i) {
+      if (i) span.appendChild(document.createTextNode(' '));
+      span.appendChild(el('span', 'tag', label(c)));
+    });
+    return span;
+  }
+  var CELLS = {
+    vendor: function (inv) {
+      var link = el('a', '', inv.vendorName || (inv.status === 'processing' ? 'Reading…' : 'Unknown vendor'));
+      link.href = '/app/invoices/' + encodeURIComponent(inv.id);
+      return link;
+    },
+    number: function (inv) {
+      return el('span', 'nowrap', inv.invoiceNumber || '—');
+    },
+    date: function (inv) {
+      return el('span', 'nowrap', day(inv.invoiceDate));
+    },
+    due: function (inv) {
+      return el('span', 'nowrap', day(inv.dueDate));
+    },
+    total: function (inv) {
+      return el('span', 'num', money(inv.total, inv.currency));
+    },
+    status: function (inv) {
+      return el('span', 'status status-' + inv.status, inv.status);
+    },
+    categories: function (inv) {
+      return tags(inv.costCategories);
+    },
+  };
   function rowFor(inv) {
     var tr = el('tr');
     tr.dataset.invoiceId = inv.id;
-    var link = el('a', '', inv.vendorName || 'Unknown vendor');
-    link.href = '/app/invoices/' + encodeURIComponent(inv.id);
-    var cells = [
-      link,
-      document.createTextNode(inv.invoiceNumber || '—'),
-      document.createTextNode(day(inv.invoiceDate)),
-      el('span', 'num', money(inv.total, inv.currency)),
-      el('span', 'status status-' + inv.status, inv.status),
-    ];
-    cells.forEach(function (c) {
-      var td = el('td');
-      td.appendChild(c);
+    columns.forEach(function (c) {
+      var td = el('td', 'c-' + c);
+      td.appendChild(CELLS[c](inv));
       tr.appendChild(td);
     });
     return tr;
@@ -85,11 +115,15 @@
       body.insertBefore(tr, body.firstChild);
       while (body.rows.length > limit) body.deleteRow(-1);
     }
-    var none = document.getElementById('recent-empty');
+    var none = document.getElementById('live-empty');
     if (none) none.remove();
   }
 
-  // The spend section is rendered on the server (same figures and chart as on load); swapped in after a
+  function remove(id) {
+    for (var i = 0; i < body.rows.length; i++) if (body.rows[i].dataset.invoiceId === id) return body.rows[i].remove();
+  }
+
+  // The dashboard's spend section is rendered on the server (same figures and chart as on load); swapped in after a
   // processed invoice, at most every 300 ms. It is our own escaped HTML from this origin.
   var spend = document.getElementById('spend');
   var spendTimer = null;
@@ -103,7 +137,9 @@
         })
         .then(
           function (html) {
-            if (html !== null) spend.innerHTML = html;
+            if (html === null) return;
+            spend.innerHTML = html;
+            spend.dispatchEvent(new Event('charts:draw', { bubbles: true }));
           },
           function () {},
         );
@@ -167,8 +203,11 @@
     { query: EVENTS },
     {
       next: function (message) {
-        var inv = message.data && message.data.invoiceEvents && message.data.invoiceEvents.invoice;
+        var event = message.data && message.data.invoiceEvents;
+        var inv = event && event.invoice;
         if (!inv) return;
+        // A duplicate upload is not one of the recent invoices (the list leaves it out): drop its row.
+        if (event.type === 'invoice.duplicate') return remove(inv.id);
         inScope(inv.id).then(function (ok) {
           if (!ok) return;
           upsert(inv, true);
