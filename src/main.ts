@@ -67,7 +67,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
   let lock: DataDirLock | undefined;
   let database = options.database;
   if (!database) {
-    if (config.databaseUrl) database = await connect({ databaseUrl: config.databaseUrl });
+    if (config.databaseUrl) database = await connect({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
     else {
       lock = acquireDataDirLock(config.dataDir, 'server');
       database = await connect({ dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers }).catch((err) => {
@@ -110,6 +110,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     });
     const opened = reader;
     const { pool } = database;
+    pool.on('error', (err) => app.log.warn({ err }, 'the database closed an idle connection; the pool will open another'));
     metrics.watch({
       readQueue: () => ({ waiting: opened.pool.queued, inFlight: opened.pool.pending }),
       dbPool: () => ({ kind: database.kind, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),

@@ -11,6 +11,8 @@ const Env = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  // Connections this instance's `pg` pool may open to DATABASE_URL (requests and background loops share them).
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(10),
   // Postgres' shared_buffers inside the embedded PGlite (initialised, so resident, at start): 128MB by default there.
   PGLITE_SHARED_BUFFERS: z
     .string()
@@ -91,6 +93,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Most connections this instance opens to DATABASE_URL. */
+  databasePoolSize: number;
   /** shared_buffers of the embedded database (PGLITE_SHARED_BUFFERS). */
   pgliteSharedBuffers: string;
   publicUrl: string;
@@ -167,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

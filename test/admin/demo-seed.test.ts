@@ -324,6 +324,7 @@ describe('npm run seed', () => {
   const ENV = {
     ...process.env,
     DATA_DIR,
+    DATABASE_URL: '', // the embedded database under DATA_DIR, whatever the shell exported
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',

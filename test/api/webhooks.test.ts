@@ -24,6 +24,8 @@ let receiverUrl: string;
 const received: Received[] = [];
 /** Status codes a path answers, in order (then 200). */
 const answers = new Map<string, number[]>();
+/** Paths whose answers wait until this many requests arrived (at most 2 s), then all go out at once. */
+const together = new Map<string, { count: number; held: Array<() => void> }>();
 let partner: { partnerId: string; tenantId: string; apiKey: string };
 let events: OutboxRow[];
 let invoiceId: string;
@@ -68,7 +70,13 @@ beforeAll(async () => {
     req.on('end', () => {
       received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body });
       const status = answers.get(req.url ?? '')?.shift() ?? 200;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : `status ${status}`);
+      const answer = () => res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : `status ${status}`);
+      const group = together.get(req.url ?? '');
+      if (!group) return answer();
+      group.held.push(answer);
+      const release = () => group.held.splice(0).forEach((a) => a());
+      if (group.held.length >= group.count) release();
+      else setTimeout(release, 2000);
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
@@ -228,11 +236,17 @@ describe('deliveries over HTTPS, signed per Standard Webhooks', () => {
 
   test('410 Gone disables the webhook; nothing more is queued for it; its deliveries cannot be replayed', async () => {
     answers.set('/gone', [410, 410]);
+    // Both deliveries' 410s come back at once, so their attempts are recorded concurrently (on PostgreSQL, on two
+    // connections: recording them once deadlocked and one attempt went unlogged).
+    together.set('/gone', { count: 2, held: [] });
     const gone = await register(`${receiverUrl}/gone`, ['invoice.created', 'invoice.processed']);
     await enqueue();
-    const state = await until('the webhook to be disabled', async () => {
+    // Settled: disabled, every delivery failed, and every request the receiver got is logged as an attempt (the
+    // second 410 is recorded after the first one disabled the webhook; an attempt never logged times this out).
+    const state = await until('the webhook to be disabled and every attempt logged', async () => {
       const s = await webhookState(gone.id);
-      return !s.enabled && s.deliveries.every((d: any) => d.status === 'failed') ? s : undefined;
+      const logged = s.deliveries.reduce((n: number, d: any) => n + d.attemptLog.length, 0);
+      return !s.enabled && s.deliveries.every((d: any) => d.status === 'failed') && logged === byPath('/gone').length ? s : undefined;
     });
     expect(state.disabledReason).toMatch(/410 Gone/);
     const sent = state.deliveries.filter((d: any) => d.attempts > 0);

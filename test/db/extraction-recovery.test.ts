@@ -1,11 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
-import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { connect, type Database } from '../../src/platform/db/connect.ts';
 import { listEvents } from '../../src/platform/events/outbox.queries.ts';
 import type { Principal } from '../../src/platform/auth/authenticate.ts';
 import { createLocalEmbedder } from '../../src/platform/embeddings/index.ts';
@@ -16,14 +14,12 @@ import { createServices, type Services } from '../../src/app/services.ts';
 import { BlobNotFoundError, type BlobStore } from '../../src/platform/storage/index.ts';
 import { createLocalBlobStore } from '../../src/platform/storage/local-blob-store.ts';
 import { equipmentInvoice, invoiceTotals, makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
-import { startPgWireProxy } from '../helpers/pg-wire-proxy.ts';
+import { serverDatabase, type ServerDatabase } from '../helpers/db.ts';
 
 // Invoices left `processing` by an instance that died, on one database shared by several instances (the `pg`
-// path: PGlite over the wire protocol). Each "instance" is its own pool and services with its own lease owner;
+// path: the run's PostgreSQL, or PGlite over the wire protocol). Each "instance" is its own pool and services with its own lease owner;
 // an instance "dies" when its lease keeper stops renewing and its extraction never returns.
-let pglite: Awaited<ReturnType<typeof createPglite>>;
-let socket: PGLiteSocketServer;
-let proxy: Awaited<ReturnType<typeof startPgWireProxy>>;
+let server: ServerDatabase;
 const pools: Database[] = [];
 let reader: DocumentReader;
 let blobs: BlobStore;
@@ -34,12 +30,8 @@ const LEASE_MS = 1500;
 const quiet = { warn() {}, error() {} };
 
 beforeAll(async () => {
-  pglite = await createPglite();
-  socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 20 });
-  await socket.start();
-  const [host, port] = socket.getServerConn().split(':');
-  proxy = await startPgWireProxy({ host: host!, port: Number(port) });
-  const url = `postgres://postgres:postgres@127.0.0.1:${proxy.port}/postgres?sslmode=disable`;
+  server = await serverDatabase();
+  const { url } = server;
   reader = createDocumentReader({ size: 1 });
   blobs = createLocalBlobStore(mkdtempSync(path.join(os.tmpdir(), 'recovery-blobs-')));
   const embedder = await createLocalEmbedder(inject('wordVectorCacheDir'));
@@ -50,16 +42,13 @@ beforeAll(async () => {
   };
   const first = await connect({ databaseUrl: url, poolSize: 2 });
   pools.push(first);
-  await migrateToLatest(first.db);
   db = first.db;
 }, 60_000);
 
 afterAll(async () => {
   for (const p of pools) await p.close();
   await reader?.close();
-  await proxy?.close();
-  await socket?.stop();
-  await pglite?.close();
+  await server?.close();
 });
 
 /** An extractor whose calls wait until the test lets them go (an extraction in progress when its process died). */

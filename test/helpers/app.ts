@@ -133,21 +133,16 @@ export async function gqlUpload<T = any>(
   return { status: res.status, body: (await res.json()) as any };
 }
 
-/** The statements of a request, without the background loops' polls (outbox dispatcher, webhook deliveries). */
+/**
+ * The data statements of a read request: without the background loops' statements (outbox dispatcher, webhook
+ * deliveries) and without transaction control. On PostgreSQL the pool runs a background transaction on another
+ * connection while the request's statements run, so the log interleaves them and a BEGIN/COMMIT in it cannot be
+ * told apart; a read runs no transaction of its own.
+ */
 export function requestStatements(queries: readonly string[]): string[] {
   const background = (q: string) => /"?(outbox_events|webhook_deliveries)"?/.test(q);
-  const out: string[] = [];
-  let tx: string[] | null = null;
-  for (const q of queries) {
-    const verb = q.trim().toLowerCase();
-    if (verb === 'begin' || verb.startsWith('begin ') || verb.startsWith('start transaction')) tx = [q];
-    else if (tx && (verb === 'commit' || verb === 'rollback')) {
-      // A transaction that held only background statements (the dispatcher's claim) was not the request's.
-      if (tx.length > 1) out.push(...tx, q);
-      tx = null;
-    } else if (!background(q)) (tx ?? out).push(q);
-  }
-  return tx ? [...out, ...tx] : out;
+  const control = (q: string) => /^(begin|start transaction|commit|rollback)\b/.test(q.trim().toLowerCase());
+  return queries.filter((q) => !background(q) && !control(q));
 }
 
 /** A GraphQL operation that must succeed: its data, or an Error carrying the messages and the first error's code. */

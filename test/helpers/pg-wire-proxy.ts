@@ -9,7 +9,12 @@ import net from 'node:net';
  * extended query arrives in several chunks; another connection's chunk landing in between breaks both
  * ("unnamed prepared statement does not exist"). Real Postgres has one backend per connection and needs none of this.
  */
-export async function startPgWireProxy(upstream: { host: string; port: number }): Promise<{ port: number; close(): Promise<void> }> {
+export async function startPgWireProxy(upstream: { host: string; port: number }): Promise<{
+  port: number;
+  /** Closes every client connection (and its backend connection), as a server restart would; keeps listening. */
+  dropConnections(): void;
+  close(): Promise<void>;
+}> {
   const sockets = new Set<net.Socket>();
   const waiting: Array<{ conn: Conn; batch: Buffer }> = [];
   let owner: Conn | null = null;
@@ -105,6 +110,9 @@ export async function startPgWireProxy(upstream: { host: string; port: number })
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   return {
     port: (proxy.address() as net.AddressInfo).port,
+    dropConnections: () => {
+      for (const s of sockets) s.destroy();
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => proxy.close(r));

@@ -36,8 +36,10 @@ export function startServerProcess(env: NodeJS.ProcessEnv, running: ChildProcess
 
 /** A server process's environment for tests and benchmarks: a free loopback port, warn-level logs, no cloud probes. */
 export function serverEnv(overrides: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  // A DATABASE_URL exported in the shell (`eval "$(tools/postgres.sh start)"`) is not the test's database.
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
   return {
-    ...process.env,
+    ...inherited,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',

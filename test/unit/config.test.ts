@@ -7,6 +7,12 @@ test('defaults: port 4000, ./data, embedded database, public URL from the port',
   expect(c).toMatchObject({ port: 4000, dataDir: path.resolve('./data'), databaseUrl: undefined, publicUrl: 'http://localhost:4000', logLevel: 'info' });
 });
 
+test('DATABASE_POOL_SIZE: 10 by default, at least 2', () => {
+  expect(loadConfig({}).databasePoolSize).toBe(10);
+  expect(loadConfig({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+  expect(() => loadConfig({ DATABASE_POOL_SIZE: '1' })).toThrow(/DATABASE_POOL_SIZE/);
+});
+
 test('values are parsed and empty strings mean unset', () => {
   const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', PUBLIC_URL: 'https://api.example.com/', LOG_LEVEL: '' });
   expect(c).toMatchObject({ port: 8080, databaseUrl: 'postgres://u:p@127.0.0.1:5432/db', publicUrl: 'https://api.example.com', logLevel: 'info' });

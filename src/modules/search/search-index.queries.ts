@@ -3,29 +3,33 @@ import pgvector from 'pgvector';
 import type { DB, SearchEntityType } from '../../platform/db/types.ts';
 
 const INDEX = 'search_documents__embedding_hnsw_idx';
+/** pg_advisory_xact_lock key of the column's preparation ("search" in ASCII). */
+const PREPARE_LOCK = 0x736561726368;
 
 /**
  * Types the vector column for the embedder's dimension and builds the HNSW cosine index. When the dimension
  * changes, rows of the old dimension are dropped (they cannot be compared; `admin reindex` rebuilds them).
- * Returns the number of rows dropped.
+ * Returns the number of rows dropped. One transaction under an advisory lock: instances starting together on one
+ * database take turns (otherwise two ALTERs deadlock, and two CREATE INDEX IF NOT EXISTS collide on the name).
  */
 export async function prepareVectorColumn(db: Kysely<DB>, dimensions: number): Promise<number> {
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) throw new Error(`unsupported vector dimension ${dimensions}`);
-  const current = await sql<{ type: string }>`
-    select format_type(atttypid, atttypmod) as type from pg_attribute
-    where attrelid = 'search_documents'::regclass and attname = 'embedding'`.execute(db);
-  const wanted = `vector(${dimensions})`;
-  let dropped = 0;
-  if (current.rows[0]?.type !== wanted) {
-    await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${sql.lit(PREPARE_LOCK)})`.execute(trx);
+    const current = await sql<{ type: string }>`
+      select format_type(atttypid, atttypmod) as type from pg_attribute
+      where attrelid = 'search_documents'::regclass and attname = 'embedding'`.execute(trx);
+    const wanted = `vector(${dimensions})`;
+    let dropped = 0;
+    if (current.rows[0]?.type !== wanted) {
       const gone = await sql`delete from search_documents where vector_dims(embedding) <> ${dimensions}`.execute(trx);
       dropped = Number(gone.numAffectedRows ?? 0);
       await sql`drop index if exists ${sql.id(INDEX)}`.execute(trx);
       await sql`alter table search_documents alter column embedding type ${sql.raw(wanted)}`.execute(trx);
-    });
-  }
-  await sql`create index if not exists ${sql.id(INDEX)} on search_documents using hnsw (embedding vector_cosine_ops)`.execute(db);
-  return dropped;
+    }
+    await sql`create index if not exists ${sql.id(INDEX)} on search_documents using hnsw (embedding vector_cosine_ops)`.execute(trx);
+    return dropped;
+  });
 }
 
 export interface SearchDocument {

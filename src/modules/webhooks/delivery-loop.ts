@@ -1,6 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/types.ts';
-import { type AttemptOutcome, type ClaimedDelivery, claimDueDeliveries, disableWebhook, nextDueAt, recordAttempt, releaseClaim } from './webhooks.queries.ts';
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  disableWebhook,
+  lockWebhook,
+  nextDueAt,
+  recordAttempt,
+  releaseClaim,
+} from './webhooks.queries.ts';
 import { assertPublicUrl, type GuardOptions, type PublicUrl } from '../../platform/net/outbound-guard.ts';
 import { type SendResult, send } from './sender.ts';
 import { signedHeaders } from './signature.ts';
@@ -60,10 +69,14 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
       // Cut short by shutdown: not an attempt; handed back to be sent again (by whichever instance runs next).
       if (stopping.signal.aborted && result.statusCode === null) return releaseClaim(db, d);
     }
-    const outcome = decide(d, result!, now);
+    let outcome = decide(d, result!, now);
     const recorded = await db.transaction().execute(async (trx) => {
+      const gone = result.statusCode === 410;
+      const webhook = await lockWebhook(trx, d.webhookId, gone ? 'update' : 'share');
+      // Disabled while this attempt was in flight (another delivery got 410): no retry will be sent.
+      if (webhook && !webhook.enabled && outcome.status === 'pending') outcome = { ...outcome, status: 'failed', nextAttemptAt: undefined };
       const recorded = await recordAttempt(trx, d, outcome);
-      if (recorded && result.statusCode === 410) {
+      if (recorded && gone) {
         await disableWebhook(trx, d.webhookId, `the endpoint answered 410 Gone on ${now.toISOString()}`);
       }
       return recorded;

@@ -50,6 +50,17 @@ export async function rotateWebhookSecret(db: Kysely<DB>, partnerId: string, id:
   return res.numUpdatedRows > 0n;
 }
 
+/**
+ * Locks a webhook row for recording an attempt of one of its deliveries (`update` before disabling it, `share`
+ * otherwise) and says whether it is still enabled. Taking the webhook's lock first, before any delivery row, gives
+ * every recording transaction the same lock order: two 410 answers recorded at once on two connections would
+ * otherwise each hold their delivery and wait for the other's (a deadlock, and one attempt never logged).
+ */
+export async function lockWebhook(db: Kysely<DB>, webhookId: string, mode: 'update' | 'share'): Promise<{ enabled: boolean } | undefined> {
+  const query = db.selectFrom('webhooks').select('enabled').where('id', '=', webhookId);
+  return (mode === 'update' ? query.forUpdate() : query.forShare()).executeTakeFirst();
+}
+
 /** Stops deliveries to a webhook: it is disabled and its pending deliveries fail with the reason. */
 export async function disableWebhook(db: Kysely<DB>, webhookId: string, reason: string): Promise<void> {
   await db.updateTable('webhooks').set({ enabled: false, disabledReason: reason }).where('id', '=', webhookId).execute();

@@ -47,6 +47,10 @@ function kysely(dialect: Dialect, onQuery?: (sql: string) => void): Kysely<DB> {
 export async function connect(options: ConnectOptions): Promise<Database> {
   if ('databaseUrl' in options) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client whose connection the server closed (restart, failover, an administrator) makes the pool emit
+    // 'error', which ends the process when nobody listens. The pool has already dropped that client and the next
+    // query opens a new connection; the server logs it (main.ts).
+    pool.on('error', () => {});
     const db = kysely(new PostgresDialect({ pool }), options.onQuery);
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }

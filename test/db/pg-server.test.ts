@@ -1,10 +1,9 @@
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { sql } from 'kysely';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, inject, onTestFinished, test } from 'vitest';
-import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
+import { connect, type Database } from '../../src/platform/db/connect.ts';
 import { migrateToLatest, pendingMigrations } from '../../src/platform/db/migrate.ts';
 import { migrations } from '../../src/platform/db/migrations/index.ts';
 import { createPartnersService } from '../../src/modules/partners/partners.service.ts';
@@ -12,24 +11,22 @@ import { createLocalEmbedder } from '../../src/platform/embeddings/index.ts';
 import { createDocumentReader } from '../../src/extraction/reader.ts';
 import { createServices } from '../../src/app/services.ts';
 import { createLocalBlobStore } from '../../src/platform/storage/local-blob-store.ts';
+import { prepareVectorColumn } from '../../src/modules/search/search-index.queries.ts';
+import { serverDatabase, type ServerDatabase } from '../helpers/db.ts';
 
-// The production path: DATABASE_URL → pg Pool → Postgres wire protocol. Here the server is PGlite behind
-// pglite-socket on loopback, starting empty, so the migrations run through `pg` exactly as in production.
-let server: PGLiteSocketServer;
+// The production path: DATABASE_URL → pg Pool → Postgres wire protocol, starting from an empty database so the
+// migrations run through `pg` exactly as in production. The server is the run's PostgreSQL (TEST_DATABASE_URL),
+// or else PGlite behind pglite-socket on loopback.
+let server: ServerDatabase;
 let database: Database;
-let pglite: Awaited<ReturnType<typeof createPglite>>;
 
 beforeAll(async () => {
-  pglite = await createPglite();
-  server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 8 });
-  await server.start();
-  const conn = server.getServerConn(); // host:port
-  database = await connect({ databaseUrl: `postgres://postgres:postgres@${conn}/postgres?sslmode=disable`, poolSize: 4 });
+  server = await serverDatabase({ migrated: false });
+  database = await connect({ databaseUrl: server.url, poolSize: 4 });
 });
 afterAll(async () => {
   await database?.close();
-  await server?.stop();
-  await pglite?.close();
+  await server?.close();
 });
 
 test('migrations run through pg against a server and are recorded', async () => {
@@ -43,6 +40,21 @@ test('migrations run through pg against a server and are recorded', async () => 
   expect(tables.rows.map((r) => r.tableName)).toEqual(expect.arrayContaining(['api_keys', 'partners', 'stores', 'tenants', 'vendors']));
   const ext = await sql<{ extname: string }>`select extname from pg_extension where extname = 'vector'`.execute(database.db);
   expect(ext.rows).toHaveLength(1);
+});
+
+test('instances starting together type the vector column and build its index once, without colliding', async () => {
+  const instances = await Promise.all([1, 2, 3].map(() => connect({ databaseUrl: server.url, poolSize: 2 })));
+  onTestFinished(() => Promise.all(instances.map((i) => i.close())).then(() => undefined));
+  const results = await Promise.allSettled(instances.map((i) => prepareVectorColumn(i.db, 356)));
+  expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+  const column = await sql<{ type: string }>`
+    select format_type(atttypid, atttypmod) as type from pg_attribute
+    where attrelid = 'search_documents'::regclass and attname = 'embedding'`.execute(database.db);
+  expect(column.rows).toEqual([{ type: 'vector(356)' }]);
+  const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'search_documents' and indexdef like '%hnsw%'`.execute(
+    database.db,
+  );
+  expect(indexes.rows).toEqual([{ indexname: 'search_documents__embedding_hnsw_idx' }]);
 });
 
 test('a partner, its key and an authenticated lookup work over the wire', async () => {
