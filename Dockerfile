@@ -24,7 +24,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     METADATA_SERVER_DETECTION=none \
     AWS_EC2_METADATA_DISABLED=true \
-    MALLOC_ARENA_MAX=2
+    MALLOC_ARENA_MAX=1
 WORKDIR /app
 RUN mkdir -p /data && chown node:node /data
 COPY --from=build --chown=node:node /app/package.json ./

@@ -3,7 +3,7 @@
 // ≤ 1 GB with two reading workers busy, and the workers' memory given back once they have been idle a while.
 //
 // The compiled server (dist/, built first when stale) runs in its own process on a fresh embedded database, with the
-// environment of `npm start` (MALLOC_ARENA_MAX=2) and READER_IDLE_RELEASE_MS=10000 so the release shows within the
+// environment of `npm start` (MALLOC_ARENA_MAX=1) and READER_IDLE_RELEASE_MS=10000 so the release shows within the
 // run. Load: photos of receipts from the dataset (generated receipt images without it) uploaded all at once; RSS is
 // read from /proc every 100 ms (Linux), the worker threads' memory included.
 
@@ -55,7 +55,7 @@ async function receipts(): Promise<Buffer[]> {
 execFileSync(process.execPath, [path.join(root, 'tools/build.mjs'), '--if-stale'], { stdio: 'inherit' });
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-bench-memory-'));
 const port = await freePort();
-const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '2' };
+const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MALLOC_ARENA_MAX: '1' };
 const base = `http://127.0.0.1:${port}`;
 /** The server as `npm start` runs it; stderr (banner, warnings) kept for a failure. */
 async function start() {
