@@ -18,6 +18,7 @@ import { DEFAULT_READ_LIMITS, DocumentProgress } from './read-slices.ts';
 import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
 import { askToLeave, startWorker } from './worker-thread.ts';
+import { releaseFreedMemory } from '../platform/lib/malloc-trim.ts';
 import { siblingModule } from '../platform/lib/module-file.ts';
 import type { Job, ReadJobInput, ReadPoolOptions, RunOptions, Slot } from './worker-pool-options.ts';
 
@@ -56,6 +57,8 @@ export class ReadPool {
   /** What the workers' OCR engine is, once one has loaded it. */
   private ocrLoaded: OcrStatus | null = null;
   private ocrWaiters: Array<(status: OcrStatus | null) => void> = [];
+  /** A job has started since the pool last gave freed memory back. */
+  private busySinceTrim = false;
 
   constructor(options: ReadPoolOptions = {}) {
     const parallel = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
@@ -161,7 +164,15 @@ export class ReadPool {
       const idle = this.slots.filter((s) => !s.job && !s.dead);
       if (idle.length === 0 && this.slots.length >= this.size) return;
       const job = this.queue.take();
-      if (!job) return this.releaseWhenIdle(idle);
+      if (!job) {
+        // The pool has just gone quiet: what the reading freed goes back to the OS (malloc-trim.ts).
+        if (idle.length === this.slots.length && this.busySinceTrim) {
+          this.busySinceTrim = false;
+          void releaseFreedMemory();
+        }
+        return this.releaseWhenIdle(idle);
+      }
+      this.busySinceTrim = true;
       // Fairness picks the job; among idle workers, one that has its document open saves reopening it.
       this.start(idle.find((s) => s.open.includes(job.id)) ?? idle[0] ?? this.spawn(), job);
     }
@@ -177,7 +188,8 @@ export class ReadPool {
         if (slot.job || slot.dead || this.closed || slot.open.length > 0) return;
         slot.dead = true;
         this.slots.splice(this.slots.indexOf(slot), 1);
-        void askToLeave(slot.worker, SHUTDOWN_GRACE_MS);
+        // Its models and buffers are freed when the thread ends; give them back to the OS then.
+        void askToLeave(slot.worker, SHUTDOWN_GRACE_MS).then(releaseFreedMemory);
       }, this.idleReleaseMs);
       slot.idleTimer.unref();
     }
