@@ -10,6 +10,7 @@ import type { Credential, CredentialCheck } from '../auth/live-credentials.ts';
 import type { CreateContext } from '../../app/context.ts';
 import { AppError, RateLimited, Unauthenticated } from '../errors.ts';
 import { deadlineFor } from '../graphql/deadline.ts';
+import { freshLookup } from '../lib/fresh-lookup.ts';
 import type { OperationGuard } from '../graphql/limits.ts';
 import type { RateDecision } from '../rate-limit/limiter.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
@@ -42,12 +43,16 @@ export interface GraphQLWsDeps {
 
 export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dispose(): Promise<void> } {
   const open = new Set<Extra>();
+  // Each socket looks its credential up when it connects and again for each operation; sockets of one key share
+  // lookups that start after they asked (a reconnect storm costs a few lookups per key, not two per socket).
+  const keyLookup = freshLookup(deps.credentials.authenticate);
+  const sessionLookup = freshLookup(deps.sessionAuth);
 
   /** The principal of a credential now, or null when it is no longer live. */
   async function principalOf(credential: Credential): Promise<Principal | null> {
-    if (credential.kind === 'session') return deps.sessionAuth(credential.secret);
+    if (credential.kind === 'session') return sessionLookup(credential.secret);
     try {
-      return await deps.credentials.authenticate(credential.secret);
+      return await keyLookup(credential.secret);
     } catch (err) {
       if (err instanceof Unauthenticated) return null;
       throw err;
