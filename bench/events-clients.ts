@@ -8,7 +8,7 @@
 //   {report, sent: {id: [t0, group]}} {report, samples, p50, p99, max, foreign, missing}  (then forgets the receipts)
 //   {receiver}                       {receiver, port}
 //   {disconnect}                     (none: the parent watches the server's count fall to 0)
-//   {deliveries}                     {deliveries, delivered, lastAt}
+//   {deliveries}                     {deliveries, delivered, firstAt, lastAt}
 //   {close}                          process exits
 
 import http from 'node:http';
@@ -28,6 +28,7 @@ let ids: string[] = [];
 let times: number[] = [];
 let delivered = 0;
 let lastDeliveryAt = 0;
+let firstDeliveryAt = 0;
 let receiver: http.Server | undefined;
 
 function connect(url: string, plan: { apiKey: string; count: number; query: string }[]): void {
@@ -82,6 +83,7 @@ function startReceiver(): void {
     req.on('end', () => {
       if (req.headers['webhook-signature']) delivered++;
       lastDeliveryAt = now();
+      firstDeliveryAt ||= lastDeliveryAt;
       res.end('ok');
     });
   });
@@ -93,7 +95,7 @@ process.on('message', (m: Msg) => {
   else if (m.type === 'count') send({ type: 'count', received: ids.length });
   else if (m.type === 'report') send(report(m.sent, m.expected));
   else if (m.type === 'receiver') startReceiver();
-  else if (m.type === 'deliveries') send({ type: 'deliveries', delivered, lastAt: lastDeliveryAt });
+  else if (m.type === 'deliveries') send({ type: 'deliveries', delivered, firstAt: firstDeliveryAt, lastAt: lastDeliveryAt });
   else if (m.type === 'disconnect') void Promise.all(clients.splice(0).map((c) => c.dispose()));
   else if (m.type === 'close') {
     receiver?.close();

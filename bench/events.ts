@@ -56,8 +56,9 @@ async function waitReceived(expected: number, ms: number): Promise<void> {
   while ((await ask({ type: 'count' })).received < expected && now() - start < ms) await sleep(100);
 }
 function printLatency(what: string, r: any): void {
+  const ms = (x: number | null) => (x ?? NaN).toFixed(1); // NaN (no samples) crosses IPC as null
   console.log(
-    `${what}: ${r.samples} receipts (${r.missing} missing): p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  max ${r.max.toFixed(1)} ms; events of another partner received: ${r.foreign}`,
+    `${what}: ${r.samples} receipts (${r.missing} missing): p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  max ${ms(r.max)} ms; events of another partner received: ${r.foreign}`,
   );
 }
 
@@ -167,7 +168,7 @@ try {
   }
   const seconds = (r.lastAt - writtenAt) / 1000;
   console.log(
-    `webhooks: ${r.delivered}/${DELIVERIES} signed deliveries in ${seconds.toFixed(2)} s after the events were written = ${(r.delivered / seconds).toFixed(0)}/s (writing them took ${((writtenAt - t0) / 1000).toFixed(2)} s)`,
+    `webhooks: ${r.delivered}/${DELIVERIES} signed deliveries in ${seconds.toFixed(2)} s after the events were written = ${(r.delivered / seconds).toFixed(0)}/s (writing them took ${((writtenAt - t0) / 1000).toFixed(2)} s; first delivery after ${((r.firstAt - writtenAt) / 1000).toFixed(2)} s, then ${((r.delivered - 1) / ((r.lastAt - r.firstAt) / 1000)).toFixed(0)}/s)`,
   );
 } finally {
   child.send({ type: 'close' });
