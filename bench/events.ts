@@ -11,7 +11,8 @@
 //    10 ms transaction; latency p50/p99 as above. Every phase checks that no subscriber got another partner's event.
 // 4. Webhooks: 500 events to one endpoint on the child's loopback receiver; signed deliveries per second from the
 //    write to the last delivery (OUTBOUND_ALLOW_LOOPBACK=1 allows the loopback target, as in development).
-// Measured figures (before/after each change): docs/decisions.md, "Live events at scale".
+// BENCH_CLIENT_NODE_ARGS passes node flags to the clients' process (e.g. --cpu-prof). Measured figures (before/after
+// each change, and what is not reached yet): docs/decisions.md, "Live events at scale".
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
