@@ -31,6 +31,9 @@ import { compose } from './app/compose.ts';
 import type { Services } from './app/services.ts';
 import type { WebhookSettings } from './modules/webhooks/webhooks.service.ts';
 
+/** Connections the kernel may hold before they are accepted (capped by net.core.somaxconn, often 4096). */
+const LISTEN_BACKLOG = 4096;
+
 export { buildSchema, loadOpenApiDocument, loadTypeDefs } from './app/schema.ts';
 
 // The only composition root: config → database → services → schema → HTTP (GraphQL, graphql-ws, REST).
@@ -193,7 +196,9 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     onFailure.push(() => recovery.stop());
     await recovery.ready;
 
-    await app.listen({ port: config.port, host: config.host });
+    // A deploy or a network blip makes every live client reconnect at once: Node's default accept queue (511)
+    // overflows and the kernel drops the rest, which retry after 1, 2, 4… s. The kernel caps this at somaxconn.
+    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
     // Webhook deliveries are sent from the database queue (a delivery is a row: nothing is lost on a crash).
     const webhookDelivery = services.webhooks.startDelivery(metrics.webhookAttempt);
     onFailure.push(() => webhookDelivery.stop());

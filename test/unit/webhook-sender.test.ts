@@ -2,11 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createConnectionPool } from '../../src/modules/webhooks/connections.ts';
 import { send } from '../../src/modules/webhooks/sender.ts';
 import { generateSecret, signedHeaders } from '../../src/modules/webhooks/signature.ts';
 
 let server: http.Server;
 let port: number;
+let connections = 0;
 const seen: Array<{ host?: string; body: string }> = [];
 
 beforeAll(async () => {
@@ -20,6 +22,7 @@ beforeAll(async () => {
       res.writeHead(200).end('ok');
     });
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
@@ -48,4 +51,19 @@ test('signatures verify with the standardwebhooks library, with one or two secre
   expect(new Webhook(a).verify(body, headers)).toMatchObject({ type: 'vendor.created' });
   expect(new Webhook(b).verify(body, headers)).toMatchObject({ type: 'vendor.created' });
   expect(() => new Webhook(generateSecret()).verify(body, headers)).toThrow();
+});
+
+test('with the pool, deliveries to one checked target reuse one connection; another address gets its own agent', async () => {
+  const pool = createConnectionPool();
+  try {
+    const before = connections;
+    for (let i = 0; i < 3; i++) {
+      expect(await send(target('/ok'), {}, '{}', { timeoutMs: 2000, agent: pool.agentFor(target('/ok')) })).toMatchObject({ statusCode: 200 });
+    }
+    expect(connections - before).toBe(1);
+    const elsewhere = { url: target('/ok').url, addresses: [{ address: '127.0.0.2', family: 4 as const }] };
+    expect(pool.agentFor(elsewhere)).not.toBe(pool.agentFor(target('/ok')));
+  } finally {
+    pool.destroy();
+  }
 });

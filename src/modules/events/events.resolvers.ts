@@ -21,7 +21,7 @@ function eventStream(kinds: readonly string[], scope: Scope | readonly Scope[]) 
       const tenants = new Set(await ctx.services.tenants.scope(ctx.principal, args.tenantId));
       // A store-scoped user hears only their store's invoices.
       const ownStore = (e: DomainEvent) => !e.type.startsWith('invoice.') || visibleStore(ctx.principal, (e.data as { storeId?: string | null }).storeId);
-      return ctx.services.events.subscribe((e) => wanted.has(e.type) && tenants.has(e.tenantId) && ownStore(e));
+      return ctx.services.events.subscribe(tenants, (e) => wanted.has(e.type) && tenants.has(e.tenantId) && ownStore(e));
     },
     resolve: (event: DomainEvent) => event,
   };

@@ -7,6 +7,7 @@ import type { DB, TenantRow } from '../../platform/db/types.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
 import { Conflict, InvalidInput, NotFound } from '../../platform/errors.ts';
 import { canonicalTimeZone } from '../../platform/lib/timezone.ts';
+import { freshLookup } from '../../platform/lib/fresh-lookup.ts';
 
 export type { StoreRow, TenantRow, UserRow };
 
@@ -20,10 +21,14 @@ const MAX_EXTERNAL_ID = 200;
 const MAX_STORE_NAME = 200;
 
 export function createTenantsService(db: Kysely<DB>) {
+  // Every subscription asks for its partner's tenants when it starts: a reconnect storm shares the lookups (each
+  // caller still gets a list read after it asked). Callers share the array, so it is copied before it is handed out.
+  const tenantsOf = freshLookup((partnerId: string) => listTenants(db, partnerId));
+
   /** The partner's tenants, or only the signed-in user's. */
   async function ownTenants(principal: Principal): Promise<TenantRow[]> {
-    const rows = await listTenants(db, principal.partner.id);
-    return principal.session ? rows.filter((t) => t.id === principal.session!.tenantId) : rows;
+    const rows = await tenantsOf(principal.partner.id);
+    return principal.session ? rows.filter((t) => t.id === principal.session!.tenantId) : [...rows];
   }
 
   return {
@@ -77,7 +82,7 @@ export function createTenantsService(db: Kysely<DB>) {
         if (!tenant) throw new NotFound('tenant');
         return [tenant.id];
       }
-      return (await listTenants(db, principal.partner.id)).map((t) => t.id);
+      return (await tenantsOf(principal.partner.id)).map((t) => t.id);
     },
 
     /** Checks that the store belongs to the tenant (404 `store not found` otherwise). */

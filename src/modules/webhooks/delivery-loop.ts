@@ -11,6 +11,7 @@ import {
   releaseClaim,
 } from './webhooks.queries.ts';
 import { assertPublicUrl, type GuardOptions, type PublicUrl } from '../../platform/net/outbound-guard.ts';
+import { createConnectionPool } from './connections.ts';
 import { type SendResult, send } from './sender.ts';
 import { signedHeaders } from './signature.ts';
 
@@ -31,6 +32,9 @@ export interface DeliveryLoopOptions {
   onAttempt?: (outcome: 'delivered' | 'retry' | 'failed') => void;
 }
 
+/** One attempt's answer, waiting to be recorded with the rest of its batch. */
+type Sent = { d: ClaimedDelivery; startedAt: Date; result: SendResult };
+
 // A claim outlives the longest attempt (timeout + recording), so a live worker never loses its delivery.
 const LOCK_SECONDS = 30;
 
@@ -44,44 +48,75 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
   const pollMs = options.pollMs ?? 1000;
   const batchSize = options.batchSize ?? 10;
   const stopping = new AbortController();
+  const connections = createConnectionPool();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
 
-  async function attempt(d: ClaimedDelivery): Promise<void> {
+  /** Sends one delivery; null when shutdown cut it short (handed back, not an attempt). */
+  async function sendOne(d: ClaimedDelivery): Promise<Sent | null> {
     const payload = (typeof d.payload === 'string' ? JSON.parse(d.payload) : d.payload) as Record<string, unknown>;
     // Top-level order as documented (jsonb does not keep key order); the same bytes on every retry.
     const body = JSON.stringify({ type: payload.type, timestamp: payload.timestamp, data: payload.data });
     const now = new Date();
     const secrets = [d.secret];
     if (d.previousSecret && d.previousSecretExpiresAt && new Date(d.previousSecretExpiresAt) > now) secrets.push(d.previousSecret);
-    let result: SendResult;
-    let target: PublicUrl | undefined;
+    let target: PublicUrl;
     try {
       // DNS may have changed since registration: check again, and connect to exactly what was checked.
       target = await assertPublicUrl(d.url, { allowLoopback: options.allowLoopback, resolve: options.resolve });
     } catch (err) {
-      result = { statusCode: null, latencyMs: 0, error: `not sent: ${(err as Error).message}` };
+      return { d, startedAt: now, result: { statusCode: null, latencyMs: 0, error: `not sent: ${(err as Error).message}` } };
     }
-    if (target) {
-      const headers = signedHeaders(secrets, d.eventId, body, now);
-      result = await send(target, headers, body, { timeoutMs, ca: options.ca, signal: stopping.signal });
-      // Cut short by shutdown: not an attempt; handed back to be sent again (by whichever instance runs next).
-      if (stopping.signal.aborted && result.statusCode === null) return releaseClaim(db, d);
+    const headers = signedHeaders(secrets, d.eventId, body, now);
+    const agent = connections.agentFor(target, options.ca);
+    const result = await send(target, headers, body, { timeoutMs, ca: options.ca, signal: stopping.signal, agent });
+    // Cut short by shutdown: not an attempt; handed back to be sent again (by whichever instance runs next).
+    if (stopping.signal.aborted && result.statusCode === null) {
+      await releaseClaim(db, d);
+      return null;
     }
-    let outcome = decide(d, result!, now);
-    const recorded = await db.transaction().execute(async (trx) => {
-      const gone = result.statusCode === 410;
-      const webhook = await lockWebhook(trx, d.webhookId, gone ? 'update' : 'share');
-      // Disabled while this attempt was in flight (another delivery got 410): no retry will be sent.
-      if (webhook && !webhook.enabled && outcome.status === 'pending') outcome = { ...outcome, status: 'failed', nextAttemptAt: undefined };
-      const recorded = await recordAttempt(trx, d, outcome);
-      if (recorded && gone) {
-        await disableWebhook(trx, d.webhookId, `the endpoint answered 410 Gone on ${now.toISOString()}`);
+    return { d, startedAt: now, result };
+  }
+
+  /**
+   * Records the attempts of one batch in one transaction (a commit per delivery was most of a delivery's cost on the
+   * embedded database). The webhooks are locked first, in id order — the lock order every recording transaction
+   * takes, so two instances cannot deadlock — then each delivery is recorded.
+   */
+  async function record(batch: Sent[]): Promise<void> {
+    const statuses = await db.transaction().execute(async (trx) => {
+      const gone = new Set(batch.filter((s) => s.result.statusCode === 410).map((s) => s.d.webhookId));
+      const enabled = new Map<string, boolean>();
+      for (const id of [...new Set(batch.map((s) => s.d.webhookId))].sort()) {
+        enabled.set(id, (await lockWebhook(trx, id, gone.has(id) ? 'update' : 'share'))?.enabled ?? true);
       }
-      return recorded;
+      const statuses: AttemptOutcome['status'][] = [];
+      for (const { d, result, startedAt } of batch) {
+        let outcome = decide(d, result, startedAt);
+        // Disabled while this attempt was in flight (another delivery got 410): no retry will be sent.
+        if (enabled.get(d.webhookId) === false && outcome.status === 'pending') outcome = { ...outcome, status: 'failed', nextAttemptAt: undefined };
+        if (!(await recordAttempt(trx, d, outcome))) continue;
+        statuses.push(outcome.status);
+        if (result.statusCode === 410) {
+          await disableWebhook(trx, d.webhookId, `the endpoint answered 410 Gone on ${startedAt.toISOString()}`);
+          enabled.set(d.webhookId, false);
+        }
+      }
+      return statuses;
     });
-    if (recorded) options.onAttempt?.(outcome.status === 'pending' ? 'retry' : outcome.status);
+    for (const status of statuses) options.onAttempt?.(status === 'pending' ? 'retry' : status);
+  }
+
+  /** Records a batch; if that fails, each attempt on its own, so one bad row costs only its own record. */
+  async function recordBatch(batch: Sent[]): Promise<void> {
+    if (batch.length === 0) return;
+    try {
+      await record(batch);
+    } catch (err) {
+      if (batch.length === 1) return options.log.warn({ err, deliveryId: batch[0]!.d.id }, 'webhook delivery attempt not recorded');
+      for (const one of batch) await recordBatch([one]);
+    }
   }
 
   function decide(d: ClaimedDelivery, result: SendResult, startedAt: Date): AttemptOutcome {
@@ -99,7 +134,10 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
     try {
       for (;;) {
         const claimed = await claimDueDeliveries(db, batchSize, LOCK_SECONDS);
-        await Promise.all(claimed.map((d) => attempt(d).catch((err) => options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not recorded'))));
+        const sent = await Promise.all(
+          claimed.map((d) => sendOne(d).catch((err) => (options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not sent'), null))),
+        );
+        await recordBatch(sent.filter((s) => s !== null));
         if (claimed.length < batchSize || stopping.signal.aborted) break;
       }
     } catch (err) {
@@ -148,6 +186,7 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
       stopping.abort();
       clearTimeout(timer);
       await running;
+      connections.destroy();
     },
   };
 }

@@ -8,6 +8,8 @@ export interface SendOptions {
   ca?: string;
   /** Aborts the attempt (shutdown). */
   signal?: AbortSignal;
+  /** Keep-alive agent for this target (connections.ts); without it each attempt opens its own connection. */
+  agent?: http.Agent;
 }
 
 export interface SendResult {
@@ -24,7 +26,10 @@ const MAX_ERROR_BODY = 200;
  * followed (a redirect could lead anywhere); any answer but 2xx is reported with its status and the start of its body.
  */
 export function send(target: PublicUrl, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
-  const started = performance.now();
+  return sendOnce(target, headers, body, options, performance.now());
+}
+
+function sendOnce(target: PublicUrl, headers: Record<string, string>, body: string, options: SendOptions, started: number): Promise<SendResult> {
   const elapsed = () => Math.round(performance.now() - started);
   const client = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
@@ -40,7 +45,7 @@ export function send(target: PublicUrl, headers: Record<string, string>, body: s
         },
         lookup: pinnedLookup(target.addresses) as never,
         signal: options.signal ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]) : AbortSignal.timeout(options.timeoutMs),
-        agent: false,
+        agent: options.agent ?? false,
         ...(options.ca ? { ca: options.ca } : {}),
       },
       (res) => {
@@ -59,6 +64,11 @@ export function send(target: PublicUrl, headers: Record<string, string>, body: s
       },
     );
     req.on('error', (err: Error & { code?: string }) => {
+      // A pooled connection the receiver closed while it sat idle: the request never reached it, so it is sent
+      // again once on a new connection (Node's documented pattern for `reusedSocket`).
+      if (req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') && options.agent && !options.signal?.aborted) {
+        return void sendOnce(target, headers, body, { ...options, agent: undefined }, started).then(resolve);
+      }
       const timedOut = err.name === 'AbortError' || err.name === 'TimeoutError' || err.code === 'ABORT_ERR';
       resolve({
         statusCode: null,

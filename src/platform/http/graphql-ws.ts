@@ -10,9 +10,11 @@ import type { Credential, CredentialCheck } from '../auth/live-credentials.ts';
 import type { CreateContext } from '../../app/context.ts';
 import { AppError, RateLimited, Unauthenticated } from '../errors.ts';
 import { deadlineFor } from '../graphql/deadline.ts';
+import { freshLookup } from '../lib/fresh-lookup.ts';
 import type { OperationGuard } from '../graphql/limits.ts';
 import type { RateDecision } from '../rate-limit/limiter.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
+import { createSharedExecution, shareKey } from './shared-execution.ts';
 
 // graphql-ws on /graphql. A connection is authenticated when it opens, and its credential (API key or session
 // cookie) is checked again before every operation and, for open connections, on every revocation in this process
@@ -42,12 +44,16 @@ export interface GraphQLWsDeps {
 
 export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dispose(): Promise<void> } {
   const open = new Set<Extra>();
+  // Each socket looks its credential up when it connects and again for each operation; sockets of one key share
+  // lookups that start after they asked (a reconnect storm costs a few lookups per key, not two per socket).
+  const keyLookup = freshLookup(deps.credentials.authenticate);
+  const sessionLookup = freshLookup(deps.sessionAuth);
 
   /** The principal of a credential now, or null when it is no longer live. */
   async function principalOf(credential: Credential): Promise<Principal | null> {
-    if (credential.kind === 'session') return deps.sessionAuth(credential.secret);
+    if (credential.kind === 'session') return sessionLookup(credential.secret);
     try {
-      return await deps.credentials.authenticate(credential.secret);
+      return await keyLookup(credential.secret);
     } catch (err) {
       if (err instanceof Unauthenticated) return null;
       throw err;
@@ -84,9 +90,12 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
   const timer = setInterval(() => void recheckAll(), deps.recheckMs);
   timer.unref();
 
+  const shared = createSharedExecution();
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
       schema: deps.schema,
+      // Each event is executed once per share key (credential identity, document, variables), not once per socket.
+      subscribe: shared.subscribe,
       jsonMessageReviver: refuseServerMessages,
       // No key, a bad key or a revoked key: the connection is closed with 4403 Forbidden.
       onConnect: async (ctx) => {
@@ -132,15 +141,14 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
       if ('syntaxError' in parsed) return [parsed.syntaxError];
       if (parsed.errors.length) return parsed.errors;
       const operation = deps.guard.check(parsed.document, payload.variables ?? {}, payload.operationName);
+      const contextValue = { ...deps.createContext(principal, randomUUID(), deps.log), deadline: deadlineFor(operation, deps.guard.limits.deadlineMs) };
+      shared.mark(contextValue, shareKey(principal, payload));
       return {
         schema: deps.schema,
         document: parsed.document,
         variableValues: payload.variables ?? {},
         operationName: payload.operationName ?? undefined,
-        contextValue: {
-          ...deps.createContext(principal, randomUUID(), deps.log),
-          deadline: deadlineFor(operation, deps.guard.limits.deadlineMs),
-        },
+        contextValue,
       };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
