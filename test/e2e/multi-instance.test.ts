@@ -204,7 +204,11 @@ test('the database closing every connection (a restart, a failover): both instan
   expect([await vendors(a), await vendors(b)]).toEqual([200, 200]);
   await server.dropConnections();
   // Their idle pooled connections are gone (an unheard pool 'error' once ended the process); new ones are opened.
-  await waitFor('both instances to answer from the database again', async () => (await vendors(a)) === 200 && (await vendors(b)) === 200, 10_000);
+  const answered = async (on: ServerProcess) => (await vendors(on).catch(() => 0)) === 200;
+  await waitFor('both instances to answer from the database again', async () => (await answered(a)) && (await answered(b)), 10_000).catch((err: Error) => {
+    // What the servers said is what explains it (a crash prints its stack there).
+    throw new Error(`${err.message}; exit codes ${a.proc.exitCode}/${b.proc.exitCode}\nA:\n${a.output().slice(-4000)}\nB:\n${b.output().slice(-4000)}`);
+  });
   expect([a.proc.exitCode, b.proc.exitCode]).toEqual([null, null]);
   expect(await upload(b, await makeInvoicePdf(produceInvoice))).toBe(201);
 }, 60_000);
