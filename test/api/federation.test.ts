@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newDocument } from '../fixtures/new-document.ts';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -33,16 +33,7 @@ const fields = (i: number, vendorName: string): DeliveredInvoice => ({
 });
 
 async function seedInvoice(tenantId: string, i: number): Promise<string> {
-  const doc = {
-    fileType: 'pdf' as const,
-    mimeType: 'application/pdf',
-    sizeBytes: 1,
-    sha256: randomBytes(32).toString('hex'),
-    originalName: null,
-    blobKey: null,
-    pageCount: 1,
-  };
-  const started = await t.app.services.invoices.start(tenantId, doc, null);
+  const started = await t.app.services.invoices.start(tenantId, newDocument(), null);
   await t.app.services.invoices.complete(started, [fields(i, ['Sysco', 'US Foods', 'Restaurant Depot'][i % 3]!)]);
   return started.id;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newDocument } from '../fixtures/new-document.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DeliveredInvoice } from '../../src/extraction/types.ts';
 import { CAFE_RECEIPT, equipmentInvoice, invoicePages, invoiceTotals, makeInvoicePdf, paperGoodsInvoice } from '../fixtures/invoice-documents.ts';
@@ -41,16 +41,7 @@ beforeAll(async () => {
   t = await startTestApp({ onQuery: (sql) => statements.push(sql) });
   partner = await t.createPartner({ tier: 'storage' });
   for (let i = 0; i < 50; i++) {
-    const doc = {
-      fileType: 'pdf' as const,
-      mimeType: 'application/pdf',
-      sizeBytes: 1,
-      sha256: randomBytes(32).toString('hex'),
-      originalName: null,
-      blobKey: null,
-      pageCount: 1,
-    };
-    const started = await t.app.services.invoices.start(partner.tenantId, doc, null);
+    const started = await t.app.services.invoices.start(partner.tenantId, newDocument(), null);
     await t.app.services.invoices.complete(started, [fields(i, ['Sysco', 'US Foods', 'Restaurant Depot'][i % 3]!)]);
   }
 });

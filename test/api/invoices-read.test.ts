@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { newDocument } from '../fixtures/new-document.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { DeliveredInvoice } from '../../src/extraction/types.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -29,11 +30,7 @@ const extracted: DeliveredInvoice = {
 beforeAll(async () => {
   t = await startTestApp();
   partner = await t.createPartner();
-  const started = await t.app.services.invoices.start(
-    partner.tenantId,
-    { fileType: 'pdf', mimeType: 'application/pdf', sizeBytes: 10, sha256: randomBytes(32).toString('hex'), originalName: null, blobKey: null, pageCount: 2 },
-    null,
-  );
+  const started = await t.app.services.invoices.start(partner.tenantId, newDocument({ sizeBytes: 10, pageCount: 2 }), null);
   await t.app.services.invoices.complete(started, [extracted]);
   invoiceId = started.id;
 });

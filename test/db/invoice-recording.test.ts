@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newDocument } from '../fixtures/new-document.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Database } from '../../src/platform/db/connect.ts';
 import { listEvents } from '../../src/platform/events/outbox.queries.ts';
@@ -6,7 +6,6 @@ import { createCategorizer } from '../../src/extraction/categorizer.ts';
 import type { DeliveredInvoice } from '../../src/extraction/types.ts';
 import { newLease } from '../../src/modules/documents/extraction-lease.ts';
 import { createInvoicesService } from '../../src/modules/invoices/invoices.service.ts';
-import { type NewDocument } from '../../src/modules/invoices/invoice.ts';
 import { createTenantsService } from '../../src/modules/tenants/tenants.service.ts';
 import { createPartnersService } from '../../src/modules/partners/partners.service.ts';
 import { normalizeVendorName } from '../../src/modules/vendors/vendor-name.ts';
@@ -17,15 +16,7 @@ let tenantId: string;
 let invoices: ReturnType<typeof createInvoicesService>;
 
 /** A document of its own bytes (the same sha256 would make the next record a duplicate of the last). */
-const newDoc = (): NewDocument => ({
-  fileType: 'pdf',
-  mimeType: 'application/pdf',
-  sizeBytes: 1234,
-  sha256: randomBytes(32).toString('hex'),
-  originalName: 'inv.pdf',
-  blobKey: null,
-  pageCount: 2,
-});
+const newDoc = () => newDocument({ sizeBytes: 1234, originalName: 'inv.pdf', pageCount: 2 });
 
 function fields(over: Partial<DeliveredInvoice>): DeliveredInvoice {
   return {
