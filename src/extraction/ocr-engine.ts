@@ -2,6 +2,8 @@
 // for, or as the fallback when ONNX Runtime or the models cannot load. The worker reports what it runs (and why it
 // fell back) to the pool, which logs it and shows it in /readyz.
 
+import { threadId } from 'node:worker_threads';
+import { exclusively } from './inference-lock.ts';
 import { createOcrEngine, type OcrEngine } from './ocr.ts';
 import { createPpOcrEngine } from './ppocr/engine.ts';
 
@@ -14,6 +16,8 @@ export interface OcrSettings {
   modelDir?: string;
   /** ONNX Runtime intra-op threads per worker; default the machine's cores (up to 4). */
   threads?: number;
+  /** The pool's lock that lets one worker at a time run a model (inference-lock.ts); none: runs are not shared. */
+  inferenceLock?: SharedArrayBuffer;
 }
 
 export interface OcrStatus {
@@ -27,7 +31,12 @@ export interface OcrStatus {
 export async function loadOcrEngine(settings: OcrSettings = {}): Promise<{ engine: OcrEngine; status: OcrStatus }> {
   if ((settings.engine ?? 'ppocr') === 'ppocr') {
     try {
-      const engine = await createPpOcrEngine({ modelDir: settings.modelDir, threads: settings.threads });
+      const lock = settings.inferenceLock;
+      const engine = await createPpOcrEngine({
+        modelDir: settings.modelDir,
+        threads: settings.threads,
+        ...(lock ? { exclusive: <T>(run: () => Promise<T>) => exclusively(lock, threadId, run) } : {}),
+      });
       return { engine, status: { engine: 'ppocr', fallbackReason: null } };
     } catch (err) {
       const reason = `PP-OCR could not load (${(err as Error)?.message ?? String(err)}); using tesseract.js`;

@@ -6,7 +6,7 @@
 import type { EInvoiceReading } from './einvoice/types.ts';
 import type { PreprocessOptions } from './ocr.ts';
 import type { OcrStatus } from './ocr-engine.ts';
-import type { FileType, PageText } from './types.ts';
+import { type FileType, type PageText, UnreadableDocumentError, UnsupportedFileError } from './types.ts';
 
 export interface ReadLimits {
   /** Pages read per document at most; later pages are not read. */
@@ -70,6 +70,12 @@ export type WorkerResponse =
   | { type: 'ocr-status'; status: OcrStatus; error?: string }
   | { id: number; ok: true; result: SliceResult }
   | { id: number; ok: false; kind: 'unreadable' | 'unsupported' | 'error'; message: string };
+
+/** The error a worker's failed answer stands for. */
+export function sliceError(res: { kind: 'unreadable' | 'unsupported' | 'error'; message: string }): Error {
+  if (res.kind === 'unreadable') return new UnreadableDocumentError(res.message);
+  return res.kind === 'unsupported' ? new UnsupportedFileError(res.message) : new Error(res.message);
+}
 
 export interface ReadOutcome {
   /** Pages the document has (more than were read when a limit was reached). */

@@ -14,9 +14,10 @@
 import os from 'node:os';
 import { FairQueue } from './fair-queue.ts';
 import type { OcrEngineName, OcrSettings, OcrStatus } from './ocr-engine.ts';
-import { DEFAULT_READ_LIMITS, DocumentProgress } from './read-slices.ts';
+import { DEFAULT_READ_LIMITS, DocumentProgress, sliceError } from './read-slices.ts';
 import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './read-slices.ts';
-import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
+import { UnreadableDocumentError } from './types.ts';
+import { createInferenceLock, releaseHeldBy } from './inference-lock.ts';
 import { askToLeave, startWorker } from './worker-thread.ts';
 import { releaseFreedMemory } from '../platform/lib/malloc-trim.ts';
 import { siblingModule } from '../platform/lib/module-file.ts';
@@ -68,7 +69,8 @@ export class ReadPool {
     this.sliceMs = options.sliceMs ?? SLICE_MS;
     this.idleReleaseMs = options.idleReleaseMs ?? IDLE_RELEASE_MS;
     this.workerUrl = options.workerUrl ?? siblingModule('./read.worker', import.meta.url);
-    this.ocr = options.ocr ?? {};
+    // One model run at a time across the workers: two at once would hold ~400 MB more (inference-lock.ts).
+    this.ocr = { ...options.ocr, inferenceLock: createInferenceLock() };
     this.onOcrStatus = options.onOcrStatus;
     if (options.warm) for (let i = 0; i < this.size; i++) this.spawn();
   }
@@ -152,7 +154,11 @@ export class ReadPool {
     const slot: Slot = { worker, job: null, timer: null, dead: false, open: [], idleTimer: null };
     worker.on('message', (res: WorkerResponse) => this.onMessage(slot, res));
     worker.on('error', (err: Error) => this.onFailure(slot, `the reading worker failed: ${err.message}`));
-    worker.on('exit', (code) => this.onFailure(slot, `the reading worker exited unexpectedly (code ${code})`));
+    const holder = worker.threadId;
+    worker.on('exit', (code) => {
+      releaseHeldBy(this.ocr.inferenceLock!, holder);
+      this.onFailure(slot, `the reading worker exited unexpectedly (code ${code})`);
+    });
     worker.unref();
     this.slots.push(slot);
     return slot;
@@ -250,15 +256,7 @@ export class ReadPool {
     if ('type' in res) return this.onOcrLoaded(res.status, res.error);
     if (!slot.job || slot.job.id !== res.id) return;
     const job = this.finish(slot)!;
-    if (!res.ok)
-      this.settle(
-        job,
-        res.kind === 'unreadable'
-          ? new UnreadableDocumentError(res.message)
-          : res.kind === 'unsupported'
-            ? new UnsupportedFileError(res.message)
-            : new Error(res.message),
-      );
+    if (!res.ok) this.settle(job, sliceError(res));
     else {
       const progress = job.progress!;
       progress.absorb(res.result);

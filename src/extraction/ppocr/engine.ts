@@ -27,6 +27,8 @@ export interface PpOcrOptions {
   threads?: number;
   /** Long side of the detection input; default 1536. */
   detMaxSide?: number;
+  /** Runs a model (detection, or one recognition batch) when it is this engine's turn; default: at once. */
+  exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 /** Long side the source image is kept at for cropping (recognition reads 48 px lines from it). */
@@ -49,6 +51,8 @@ function defaultThreads(): number {
   return Math.min(4, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
 }
 type Session = Awaited<ReturnType<Ort['InferenceSession']['create']>>;
+/** One model run (Session.run with its feeds), taken in turn with other workers' runs (PpOcrOptions.exclusive). */
+type Run = (feeds: Parameters<Session['run']>[0]) => ReturnType<Session['run']>;
 
 export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<OcrEngine> {
   const dir = options.modelDir ?? defaultModelDir();
@@ -72,14 +76,17 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
   const allowed = latinClasses(dictionary);
   const lexicon = englishLexicon();
   const detMax = options.detMaxSide ?? 1536;
+  const exclusive = options.exclusive ?? ((run) => run());
+  const runDet: Run = (feeds) => exclusive(() => det.run(feeds));
+  const runRec: Run = (feeds) => exclusive(() => rec.run(feeds));
 
   return {
     name: 'ppocr',
     async recognizeImage(bytes) {
       const t0 = performance.now();
       const { src, width, height } = await decode(bytes);
-      const rects = await detect(ort, det, src, detMax);
-      const words = deskewWords(await recognise(ort, rec, src, rects, { dictionary, allowed, lexicon }), dominantAngle(rects), src.width, src.height);
+      const rects = await detect(ort, det, runDet, src, detMax);
+      const words = deskewWords(await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }), dominantAngle(rects), src.width, src.height);
       const k = width / src.width;
       const scaled = words.map((w) => ({ ...w, x: round2(w.x * k), y: round2(w.y * k), width: round2(w.width * k), height: round2(w.height * k) }));
       const confidence = scaled.length ? scaled.reduce((s, w) => s + w.confidence, 0) / scaled.length : 0;
@@ -111,7 +118,7 @@ async function decode(bytes: Uint8Array | Buffer): Promise<{ src: RgbImage; widt
 }
 
 /** Detection at a size that is a multiple of 32 with the long side in [DET_MIN_SIDE, detMax]; segments in source pixels. */
-async function detect(ort: Ort, session: Session, src: RgbImage, detMax: number): Promise<RotatedRect[]> {
+async function detect(ort: Ort, session: Session, run: Run, src: RgbImage, detMax: number): Promise<RotatedRect[]> {
   const long = Math.max(src.width, src.height);
   const target = Math.min(detMax, Math.max(DET_MIN_SIDE, long));
   const w = Math.max(32, Math.round((src.width * target) / long / 32) * 32);
@@ -126,7 +133,7 @@ async function detect(ort: Ort, session: Session, src: RgbImage, detMax: number)
   for (let i = 0; i < plane; i++) {
     for (let c = 0; c < 3; c++) input[c * plane + i] = (px[i * 3 + (2 - c)]! / 255 - DET_MEAN[c]!) / DET_STD[c]!;
   }
-  const out = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+  const out = await run({ [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
   const prob = out[session.outputNames[0]!]!.data as Float32Array;
   const sx = src.width / w;
   const sy = src.height / h;
@@ -147,7 +154,7 @@ interface Vocabulary {
   lexicon: Lexicon;
 }
 
-async function recognise(ort: Ort, session: Session, src: RgbImage, rects: RotatedRect[], vocabulary: Vocabulary): Promise<Word[]> {
+async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, rects: RotatedRect[], vocabulary: Vocabulary): Promise<Word[]> {
   const { dictionary, allowed, lexicon } = vocabulary;
   const crops = rects.map((r) => cropSegment(src, r));
   const order = crops.map((_, i) => i).sort((a, b) => crops[a]!.width - crops[b]!.width);
@@ -160,7 +167,7 @@ async function recognise(ort: Ort, session: Session, src: RgbImage, rects: Rotat
     b = e;
     const batch: LineCrop[] = idx.map((i) => crops[i]!);
     const { data, width } = batchTensor(batch);
-    const out = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', data, [batch.length, 3, 48, width]) });
+    const out = await run({ [session.inputNames[0]!]: new ort.Tensor('float32', data, [batch.length, 3, 48, width]) });
     const t = out[session.outputNames[0]!]!;
     const [, steps, classes] = t.dims as number[];
     const probs = t.data as Float32Array;
