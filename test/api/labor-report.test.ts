@@ -114,14 +114,16 @@ describe('labor report on the hand-computed fixture', () => {
   test('published: summary, Sunday–Saturday weeks and employees are exactly the hand-computed figures', async () => {
     await mutate(`mutation($id: UUID!) { publishSchedule(id: $id) { status } }`, { id: ids.week1 });
     await mutate(`mutation($id: UUID!) { publishSchedule(id: $id) { status } }`, { id: ids.week2 });
+    // A tenant's ownership, once read, is remembered (tenants.service.ts): an earlier request has read it.
+    await report('startDate=2026-01-25&endDate=2026-02-07');
     t.app.services.authenticate.forget(); // the key is looked up, not taken from the principal cache
     queries.length = 0;
     const res = await report('startDate=2026-01-25&endDate=2026-02-07');
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    // set-based: the key, the tenant, three aggregates and one batch of employees, whatever the number of people
-    // (the background loops' polls — outbox dispatcher, webhook deliveries — are not the request's)
-    expect(requestStatements(queries), requestStatements(queries).join('\n')).toHaveLength(6);
+    // set-based: the key, three aggregates and one batch of employees, whatever the number of people (the background
+    // loops' polls — outbox dispatcher, webhook deliveries — are not the request's)
+    expect(requestStatements(queries), requestStatements(queries).join('\n')).toHaveLength(5);
     expect(res.body.data.summary).toEqual({
       startDate: '2026-01-25',
       endDate: '2026-02-07',

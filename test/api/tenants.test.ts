@@ -7,6 +7,7 @@ let t: TestApp;
 let embed: { partnerId: string; tenantId: string; apiKey: string };
 let tenantId: string;
 let setupUrl: string;
+const queries: string[] = [];
 const key = (apiKey = embed.apiKey) => ({ 'x-api-key': apiKey });
 /** The app's links name PUBLIC_URL (http://localhost:<port>); tests call 127.0.0.1 directly. */
 const local = (url: string) => onTestServer(t.base, url);
@@ -16,7 +17,7 @@ async function embedAuth(body: Record<string, unknown>, tenant = tenantId, apiKe
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ now: () => clock });
+  t = await startTestApp({ now: () => clock, onQuery: (q) => queries.push(q) });
   embed = await t.createPartner({ tier: 'embed' });
   const res = await http(t.base, 'POST', '/api/v1/partner/tenants', {
     headers: key(),
@@ -221,5 +222,27 @@ describe('embed sign-in', () => {
     const executive = await signIn('executive');
     const all = (await asSession(executive, '{ invoices(first: 10) { nodes { id } } }')).data.invoices.nodes.map((n: { id: string }) => n.id);
     expect(all.sort()).toEqual([mine, theirs].sort());
+  });
+});
+
+describe('tenant ownership', () => {
+  const ownershipChecks = () => queries.filter((q) => q.startsWith('select * from "tenants" where "partner_id" = $1 and "id" = $2')).length;
+  const items = (tenant: string, apiKey: string) => http(t.base, 'GET', `/api/v1/partner/tenants/${tenant}/inventory/items`, { headers: key(apiKey) });
+
+  test('checked on every request: a foreign tenant is 404 each time, an owned one is read once; an upper-case id is the same tenant', async () => {
+    const other = await t.createPartner({ tier: 'embed' });
+    queries.length = 0;
+    for (let i = 0; i < 3; i++) expect((await items(other.tenantId, embed.apiKey)).status).toBe(404);
+    expect(ownershipChecks()).toBe(3); // a refusal is never remembered
+    const first = await items(other.tenantId, other.apiKey);
+    expect(first.status).toBe(200);
+    queries.length = 0;
+    const again = await items(other.tenantId, other.apiKey);
+    expect(again.body).toEqual(first.body);
+    expect(ownershipChecks()).toBe(0); // the partner's tenant does not change partner, and is never deleted
+    expect((await items(other.tenantId, embed.apiKey)).status).toBe(404); // still not another partner's
+    const upper = await items(other.tenantId.toUpperCase(), other.apiKey);
+    expect(upper.status).toBe(200);
+    expect(upper.body).toEqual(first.body);
   });
 });

@@ -19,11 +19,29 @@ export interface StoreInput {
 
 const MAX_EXTERNAL_ID = 200;
 const MAX_STORE_NAME = 200;
+/** Tenant ownerships remembered (partner/tenant pairs found); the oldest is forgotten first. */
+const MAX_KNOWN_OWNERSHIPS = 10_000;
 
 export function createTenantsService(db: Kysely<DB>) {
   // Every subscription asks for its partner's tenants when it starts: a reconnect storm shares the lookups (each
   // caller still gets a list read after it asked). Callers share the array, so it is copied before it is handed out.
   const tenantsOf = freshLookup((partnerId: string) => listTenants(db, partnerId));
+
+  // A tenant never changes partner and the API never deletes one, so "this partner owns this tenant", once read, stays
+  // true: every request naming a tenant checks it, and only pairs found are remembered (issue 17: a statement of the
+  // three a REST read costs). A tenant not (yet) found is looked up every time.
+  const knownOwnerships = new Map<string, string>();
+  /** The tenant's id as stored, when the partner owns the tenant named `tenantId`. */
+  async function ownedTenant(partnerId: string, tenantId: string): Promise<string | undefined> {
+    const pair = `${partnerId}/${tenantId}`;
+    const known = knownOwnerships.get(pair);
+    if (known) return known;
+    const tenant = await findPartnerTenant(db, partnerId, tenantId);
+    if (!tenant) return undefined;
+    if (knownOwnerships.size >= MAX_KNOWN_OWNERSHIPS) knownOwnerships.delete(knownOwnerships.keys().next().value!);
+    knownOwnerships.set(pair, tenant.id);
+    return tenant.id;
+  }
 
   /** The partner's tenants, or only the signed-in user's. */
   async function ownTenants(principal: Principal): Promise<TenantRow[]> {
@@ -66,9 +84,9 @@ export function createTenantsService(db: Kysely<DB>) {
         if (!principal.defaultTenantId) throw new NotFound('default tenant');
         return principal.defaultTenantId;
       }
-      const tenant = await findPartnerTenant(db, principal.partner.id, tenantId);
-      if (!tenant) throw new NotFound('tenant');
-      return tenant.id;
+      const id = await ownedTenant(principal.partner.id, tenantId);
+      if (!id) throw new NotFound('tenant');
+      return id;
     },
 
     /** The tenants a read may look at: the given one (if the partner's), else all of the partner's tenants. */
@@ -78,9 +96,9 @@ export function createTenantsService(db: Kysely<DB>) {
         return [principal.session.tenantId];
       }
       if (tenantId != null) {
-        const tenant = await findPartnerTenant(db, principal.partner.id, tenantId);
-        if (!tenant) throw new NotFound('tenant');
-        return [tenant.id];
+        const id = await ownedTenant(principal.partner.id, tenantId);
+        if (!id) throw new NotFound('tenant');
+        return [id];
       }
       return (await tenantsOf(principal.partner.id)).map((t) => t.id);
     },
