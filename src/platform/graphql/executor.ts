@@ -1,4 +1,14 @@
-import { type DocumentNode, type ExecutionResult, execute, getOperationAST, getVariableValues, type GraphQLSchema, parse, validate, type VariableDefinitionNode } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  getOperationAST,
+  getVariableValues,
+  type GraphQLSchema,
+  parse,
+  validate,
+  type VariableDefinitionNode,
+} from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { deadlineFor, type WithDeadline } from './deadline.ts';
 import type { OperationGuard } from './limits.ts';
