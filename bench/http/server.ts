@@ -92,7 +92,10 @@ aux.post<{ Params: { tenantId: string }; Body: { storeId: string; itemId: string
   '/direct/tenants/:tenantId/inventory/counts',
   async (req, reply) => {
     const tenant = await services.tenants.resolve(await principalOf(req.headers), req.params.tenantId);
-    return reply.code(201).send({ count: await services.inventory.recordCount(tenant, req.body) });
+    // The same fields as the REST answer: the count with its item, unit cost and value.
+    const { count, item } = await services.inventory.recordCount(tenant, req.body);
+    const value = item.defaultCost === null ? null : Math.round(count.baseQuantity * item.defaultCost * 100) / 100;
+    return reply.code(201).send({ count: { ...count, unitCost: item.defaultCost, value, item } });
   },
 );
 aux.post('/direct/invoices/upload', async (req, reply) => {

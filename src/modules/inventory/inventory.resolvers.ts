@@ -32,8 +32,12 @@ export const inventoryResolvers = {
     updateInventoryItem: async (_: unknown, args: { id: string; input: ItemInput }, ctx: RequestContext) => {
       return ctx.services.inventory.updateItem(await tenantsFor(ctx, WRITE), args.id, args.input);
     },
-    recordInventoryCount: async (_: unknown, args: TenantArgs & { input: CountInput }, ctx: RequestContext) =>
-      ctx.services.inventory.recordCount(await tenantFor(ctx, args, WRITE), args.input),
+    recordInventoryCount: async (_: unknown, args: TenantArgs & { input: CountInput }, ctx: RequestContext) => {
+      const { count, item } = await ctx.services.inventory.recordCount(await tenantFor(ctx, args, WRITE), args.input);
+      // The item was read (in the tenant) to check the count: its fields need not read it again.
+      loaders(ctx).inventoryItem.prime(item.id, item);
+      return count;
+    },
   },
   InventoryItem: {
     // Federation: Query._entities, batched by the item loader (scope inventory:read; an item of every store, or of

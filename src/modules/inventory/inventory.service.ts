@@ -139,7 +139,8 @@ export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsS
      * Records a count at a store. `unit` (default: the item's) is converted to the item's unit through its pack
      * sizes or a fixed factor; a unit that does not convert is 400 listing the units that do.
      */
-    async recordCount(tenantId: string, input: CountInput): Promise<InventoryCount> {
+    /** Records a count; resolves it with the item it counts (read to check it, so callers need not read it again). */
+    async recordCount(tenantId: string, input: CountInput): Promise<{ count: InventoryCount; item: InventoryItem }> {
       const store = await deps.tenants.requireStore(tenantId, input.storeId);
       const item = toItem(await ownItem(tenantId, input.itemId));
       if (item.storeId && item.storeId !== store.id) throw InvalidInput.field('itemId', 'is an item of another store');
@@ -163,7 +164,7 @@ export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsS
         countedBy: optionalText(input.countedBy, 'countedBy', MAX_NAME),
         notes: optionalText(input.notes, 'notes', MAX_NOTES),
       });
-      return toCount(row);
+      return { count: toCount(row), item };
     },
 
     /** The latest count of every item at the store. */
