@@ -29,6 +29,8 @@ type Sent = { d: ClaimedDelivery; startedAt: Date; result: SendResult };
 
 // A claim outlives the longest attempt (timeout + recording), so a live worker never loses its delivery.
 const LOCK_SECONDS = 30;
+/** Batches in flight at once (see `tick`). */
+const LANES = 2;
 
 /**
  * Sends due deliveries until stopped. Claims are one short statement; the HTTP calls happen outside any
@@ -38,7 +40,7 @@ const LOCK_SECONDS = 30;
 export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const pollMs = options.pollMs ?? 1000;
-  const batchSize = options.batchSize ?? 10;
+  const batchSize = options.batchSize ?? 50;
   const stopping = new AbortController();
   const connections = createConnectionPool();
   let timer: NodeJS.Timeout | undefined;
@@ -140,19 +142,28 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
     return { ...base, status: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
   }
 
-  async function tick(): Promise<void> {
-    try {
-      for (;;) {
-        const claimed = await claimDueDeliveries(db, batchSize, LOCK_SECONDS);
-        const sent = await Promise.all(
-          claimed.map((d) => sendOne(d).catch((err) => (options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not sent'), null))),
-        );
-        await recordBatch(sent.filter((s) => s !== null));
-        if (claimed.length < batchSize || stopping.signal.aborted) break;
-      }
-    } catch (err) {
-      if (!stopping.signal.aborted) options.log.warn({ err }, 'webhook delivery loop failed; retrying');
+  /** Claims, sends and records batches until the queue has no full batch left. */
+  async function lane(): Promise<void> {
+    for (;;) {
+      const claimed = await claimDueDeliveries(db, batchSize, LOCK_SECONDS);
+      const sent = await Promise.all(
+        claimed.map((d) => sendOne(d).catch((err) => (options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not sent'), null))),
+      );
+      await recordBatch(sent.filter((s) => s !== null));
+      if (claimed.length < batchSize || stopping.signal.aborted) break;
     }
+  }
+
+  /**
+   * Two lanes at once: while one batch waits for its receivers, the other is claimed or recorded (the database and
+   * the network were used in turn). Claims skip each other's locked rows.
+   */
+  async function tick(): Promise<void> {
+    const failed = (err: unknown) => {
+      if (!stopping.signal.aborted) options.log.warn({ err }, 'webhook delivery loop failed; retrying');
+    };
+    // Each lane ends on its own: the tick (and so `stop()`) waits for both.
+    await Promise.all(Array.from({ length: LANES }, () => lane().catch(failed)));
   }
 
   async function plan(): Promise<void> {
