@@ -140,7 +140,7 @@ try {
     await sleep(10);
   }
   const rateAchieved = total / ((now() - rateStart) / 1000);
-  await waitReceived(burst * EVENTS + expected, 60_000);
+  await waitReceived(expected, 60_000); // the fan-out report above cleared its receipts
   printLatency(
     `at ${rateAchieved.toFixed(0)} events/s for ${RATE_SECONDS} s over ${PARTNERS} partners (${expected} messages)`,
     await ask({ type: 'report', sent: rateSent, expected }),

@@ -1,5 +1,7 @@
 import { buildSchema, type ExecutionResult, parse } from 'graphql';
+import { MessageType, stringifyMessage } from 'graphql-ws';
 import { expect, test } from 'vitest';
+import type { WebSocket } from 'ws';
 import type { Principal } from '../../src/platform/auth/authenticate.ts';
 import { createSharedExecution, shareKey } from '../../src/platform/http/shared-execution.ts';
 
@@ -28,27 +30,95 @@ test('the share key differs whenever who is asking or what is asked differs', ()
     expect(other).not.toBe(base);
 });
 
-test('subscribers with one share key get one execution per event; another key gets its own', async () => {
-  let executions = 0;
+/** A socket that records what it is sent; `buffered` bytes make it hold each send's callback until `flush()`. */
+function fakeSocket(buffered = 0) {
+  const sent: string[] = [];
+  const held: (() => void)[] = [];
+  const socket = {
+    OPEN: 1,
+    readyState: 1,
+    bufferedAmount: buffered,
+    send(data: string, cb?: () => void) {
+      sent.push(data);
+      if (cb) held.push(cb);
+    },
+  };
+  return { socket: socket as unknown as WebSocket, sent, flush: () => held.splice(0).forEach((cb) => cb()) };
+}
+
+function tickSchema(events: object[], onExecute: () => void) {
   const schema = buildSchema('type Query { x: Int } type Subscription { tick: Int }');
-  const event = { n: 1 };
-  const source = () => ({
+  const fields = schema.getSubscriptionType()!.getFields().tick as any;
+  fields.subscribe = () => ({
     async *[Symbol.asyncIterator]() {
-      yield event;
+      yield* events;
     },
   });
-  (schema.getSubscriptionType()!.getFields().tick as any).subscribe = source;
-  (schema.getSubscriptionType()!.getFields().tick as any).resolve = (e: { n: number }) => (executions++, e.n);
-  const shared = createSharedExecution();
-  const run = async (key: string) => {
+  fields.resolve = (e: { n: number }) => (onExecute(), e.n);
+  return schema;
+}
+
+test('subscribers with one share key get one execution and one serialization per event; another key gets its own', async () => {
+  let executions = 0;
+  let formats = 0;
+  const events = [{ n: 1 }, { n: 2 }];
+  const schema = tickSchema(events, () => executions++);
+  const shared = createSharedExecution((r) => (formats++, r));
+  const run = async (key: string, id: string) => {
+    const { socket, sent } = fakeSocket();
     const contextValue = {};
-    shared.mark(contextValue, key);
+    shared.mark(contextValue, key, { socket, id });
     const stream = (await shared.subscribe({ schema, document: parse('subscription { tick }'), contextValue })) as AsyncIterableIterator<ExecutionResult>;
-    return (await stream.next()).value as ExecutionResult;
+    // Nothing is yielded to graphql-ws: the messages were written to the socket, and the stream ends with its source.
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+    return sent;
   };
-  const results = [await run('a'), await run('a'), await run('b')];
-  expect(results.map((r) => r.data)).toEqual([{ tick: 1 }, { tick: 1 }, { tick: 1 }]);
-  expect(executions).toBe(2);
-  expect(results[0]).toBe(results[1]);
-  expect(results[2]).not.toBe(results[0]);
+  const a1 = await run('a', 'one');
+  const a2 = await run('a', 'two"\\');
+  const b = await run('b', 'one');
+  expect(executions).toBe(4); // 2 events × 2 keys
+  expect(formats).toBe(4);
+  // Byte for byte what graphql-ws would have sent for each subscription id.
+  const expected = (id: string) => events.map((e) => stringifyMessage({ id, type: MessageType.Next, payload: { data: { tick: e.n } } }));
+  expect(a1).toEqual(expected('one'));
+  expect(a2).toEqual(expected('two"\\'));
+  expect(b).toEqual(expected('one'));
+  expect(JSON.parse(a2[0]!)).toEqual({ id: 'two"\\', type: 'next', payload: { data: { tick: 1 } } });
+});
+
+test('a socket with a full buffer gets its next event only once the last one was written', async () => {
+  const events = [{ n: 1 }, { n: 2 }, { n: 3 }];
+  const shared = createSharedExecution((r) => r);
+  const { socket, sent, flush } = fakeSocket(1024 * 1024);
+  const contextValue = {};
+  shared.mark(contextValue, 'k', { socket, id: '1' });
+  const stream = (await shared.subscribe({
+    schema: tickSchema(events, () => {}),
+    document: parse('subscription { tick }'),
+    contextValue,
+  })) as AsyncIterableIterator<ExecutionResult>;
+  const ended = stream.next();
+  await new Promise((r) => setTimeout(r, 20));
+  expect(sent).toHaveLength(1);
+  flush();
+  await new Promise((r) => setTimeout(r, 20));
+  expect(sent).toHaveLength(2);
+  (socket as { bufferedAmount: number }).bufferedAmount = 0;
+  flush();
+  expect(await ended).toEqual({ done: true, value: undefined });
+  expect(sent).toHaveLength(3);
+});
+
+test('a closed socket is sent nothing, and an unmarked operation yields its results to graphql-ws as graphql-js does', async () => {
+  const shared = createSharedExecution((r) => r);
+  const { socket, sent } = fakeSocket();
+  (socket as { readyState: number }).readyState = 3;
+  const marked = {};
+  shared.mark(marked, 'k', { socket, id: '1' });
+  const schema = tickSchema([{ n: 7 }], () => {});
+  const closed = (await shared.subscribe({ schema, document: parse('subscription { tick }'), contextValue: marked })) as AsyncIterableIterator<ExecutionResult>;
+  expect(await closed.next()).toEqual({ done: true, value: undefined });
+  expect(sent).toEqual([]);
+  const plain = (await shared.subscribe({ schema, document: parse('subscription { tick }'), contextValue: {} })) as AsyncIterableIterator<ExecutionResult>;
+  expect((await plain.next()).value).toEqual({ data: { tick: 7 } });
 });

@@ -10,6 +10,11 @@ import type { PublicUrl } from '../../platform/net/outbound-guard.ts';
 
 /** Idle sockets are closed after this: below the 5 s keep-alive of Node servers, so we close before they do. */
 const IDLE_MS = 4000;
+/**
+ * Connections to one target at once, all kept while idle: a claimed batch (50) is sent in parallel, and closing
+ * what went beyond the idle limit after every batch meant a new handshake for most of the next one.
+ */
+const MAX_SOCKETS = 32;
 /** Distinct targets kept; the least recently used beyond this is closed. */
 const MAX_TARGETS = 256;
 
@@ -27,7 +32,7 @@ export function createConnectionPool() {
       let agent = agents.get(key);
       if (agent) agents.delete(key);
       else {
-        const options = { keepAlive: true, timeout: IDLE_MS, maxFreeSockets: 16, scheduling: 'lifo' as const };
+        const options = { keepAlive: true, timeout: IDLE_MS, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_SOCKETS, scheduling: 'lifo' as const };
         agent = target.url.protocol === 'https:' ? new https.Agent({ ...options, ...(ca ? { ca } : {}) }) : new http.Agent(options);
       }
       agents.set(key, agent); // most recently used last

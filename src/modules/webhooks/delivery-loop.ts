@@ -1,15 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/types.ts';
-import {
-  type AttemptOutcome,
-  type ClaimedDelivery,
-  claimDueDeliveries,
-  disableWebhook,
-  lockWebhook,
-  nextDueAt,
-  recordAttempt,
-  releaseClaim,
-} from './webhooks.queries.ts';
+import { type AttemptOutcome, type ClaimedDelivery, claimDueDeliveries, disableWebhook, lockWebhook, nextDueAt, releaseClaim } from './webhooks.queries.ts';
+import { recordAttempts, shareLockWebhooks } from './attempts.queries.ts';
 import { assertPublicUrl, type GuardOptions, type PublicUrl } from '../../platform/net/outbound-guard.ts';
 import { createConnectionPool } from './connections.ts';
 import { type SendResult, send } from './sender.ts';
@@ -37,6 +29,8 @@ type Sent = { d: ClaimedDelivery; startedAt: Date; result: SendResult };
 
 // A claim outlives the longest attempt (timeout + recording), so a live worker never loses its delivery.
 const LOCK_SECONDS = 30;
+/** Batches in flight at once (see `tick`). */
+const LANES = 2;
 
 /**
  * Sends due deliveries until stopped. Claims are one short statement; the HTTP calls happen outside any
@@ -46,7 +40,7 @@ const LOCK_SECONDS = 30;
 export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const pollMs = options.pollMs ?? 1000;
-  const batchSize = options.batchSize ?? 10;
+  const batchSize = options.batchSize ?? 50;
   const stopping = new AbortController();
   const connections = createConnectionPool();
   let timer: NodeJS.Timeout | undefined;
@@ -81,29 +75,47 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
 
   /**
    * Records the attempts of one batch in one transaction (a commit per delivery was most of a delivery's cost on the
-   * embedded database). The webhooks are locked first, in id order — the lock order every recording transaction
-   * takes, so two instances cannot deadlock — then each delivery is recorded.
+   * embedded database), in a few statements whatever the batch size. The webhooks are locked first, in id order —
+   * the lock order every recording transaction takes, so two instances cannot deadlock — then the deliveries.
    */
   async function record(batch: Sent[]): Promise<void> {
     const statuses = await db.transaction().execute(async (trx) => {
       const gone = new Set(batch.filter((s) => s.result.statusCode === 410).map((s) => s.d.webhookId));
-      const enabled = new Map<string, boolean>();
-      for (const id of [...new Set(batch.map((s) => s.d.webhookId))].sort()) {
-        enabled.set(id, (await lockWebhook(trx, id, gone.has(id) ? 'update' : 'share'))?.enabled ?? true);
+      const ids = [...new Set(batch.map((s) => s.d.webhookId))].sort();
+      let enabled: Map<string, boolean>;
+      if (gone.size === 0) enabled = await shareLockWebhooks(trx, ids);
+      else {
+        enabled = new Map();
+        for (const id of ids) enabled.set(id, (await lockWebhook(trx, id, gone.has(id) ? 'update' : 'share'))?.enabled ?? true);
       }
-      const statuses: AttemptOutcome['status'][] = [];
-      for (const { d, result, startedAt } of batch) {
-        let outcome = decide(d, result, startedAt);
+      const outcomes = batch.map(({ d, result, startedAt }) => {
+        const outcome = decide(d, result, startedAt);
         // Disabled while this attempt was in flight (another delivery got 410): no retry will be sent.
-        if (enabled.get(d.webhookId) === false && outcome.status === 'pending') outcome = { ...outcome, status: 'failed', nextAttemptAt: undefined };
-        if (!(await recordAttempt(trx, d, outcome))) continue;
-        statuses.push(outcome.status);
-        if (result.statusCode === 410) {
-          await disableWebhook(trx, d.webhookId, `the endpoint answered 410 Gone on ${startedAt.toISOString()}`);
-          enabled.set(d.webhookId, false);
-        }
+        return enabled.get(d.webhookId) === false && outcome.status === 'pending'
+          ? { ...outcome, status: 'failed' as const, nextAttemptAt: undefined }
+          : outcome;
+      });
+      const recorded = await recordAttempts(
+        trx,
+        batch.map(({ d }, i) => ({
+          id: d.id,
+          attempts: d.attempts,
+          ...outcomes[i]!,
+          ...(outcomes[i]!.status === 'delivered' ? { deliveredAt: new Date() } : {}),
+        })),
+      );
+      const disabled = new Set<string>();
+      for (const { d, result, startedAt } of batch) {
+        if (result.statusCode !== 410 || !recorded.has(d.id) || disabled.has(d.webhookId)) continue;
+        // Fails the webhook's pending deliveries, those just recorded as retries included.
+        await disableWebhook(trx, d.webhookId, `the endpoint answered 410 Gone on ${startedAt.toISOString()}`);
+        disabled.add(d.webhookId);
       }
-      return statuses;
+      return batch.flatMap(({ d }, i) => {
+        if (!recorded.has(d.id)) return [];
+        const status = outcomes[i]!.status;
+        return [status === 'pending' && disabled.has(d.webhookId) ? 'failed' : status];
+      });
     });
     for (const status of statuses) options.onAttempt?.(status === 'pending' ? 'retry' : status);
   }
@@ -130,19 +142,28 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
     return { ...base, status: 'pending', nextAttemptAt: new Date(Date.now() + delay) };
   }
 
-  async function tick(): Promise<void> {
-    try {
-      for (;;) {
-        const claimed = await claimDueDeliveries(db, batchSize, LOCK_SECONDS);
-        const sent = await Promise.all(
-          claimed.map((d) => sendOne(d).catch((err) => (options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not sent'), null))),
-        );
-        await recordBatch(sent.filter((s) => s !== null));
-        if (claimed.length < batchSize || stopping.signal.aborted) break;
-      }
-    } catch (err) {
-      if (!stopping.signal.aborted) options.log.warn({ err }, 'webhook delivery loop failed; retrying');
+  /** Claims, sends and records batches until the queue has no full batch left. */
+  async function lane(): Promise<void> {
+    for (;;) {
+      const claimed = await claimDueDeliveries(db, batchSize, LOCK_SECONDS);
+      const sent = await Promise.all(
+        claimed.map((d) => sendOne(d).catch((err) => (options.log.warn({ err, deliveryId: d.id }, 'webhook delivery attempt not sent'), null))),
+      );
+      await recordBatch(sent.filter((s) => s !== null));
+      if (claimed.length < batchSize || stopping.signal.aborted) break;
     }
+  }
+
+  /**
+   * Two lanes at once: while one batch waits for its receivers, the other is claimed or recorded (the database and
+   * the network were used in turn). Claims skip each other's locked rows.
+   */
+  async function tick(): Promise<void> {
+    const failed = (err: unknown) => {
+      if (!stopping.signal.aborted) options.log.warn({ err }, 'webhook delivery loop failed; retrying');
+    };
+    // Each lane ends on its own: the tick (and so `stop()`) waits for both.
+    await Promise.all(Array.from({ length: LANES }, () => lane().catch(failed)));
   }
 
   async function plan(): Promise<void> {

@@ -134,41 +134,6 @@ export interface AttemptOutcome {
   nextAttemptAt?: Date;
 }
 
-/**
- * Records one attempt of a delivery claimed with `attempts = claimedAttempts`. Returns false (and records
- * nothing) when the delivery moved on meanwhile: deleted, or claimed again by another worker after our lock expired.
- */
-export async function recordAttempt(db: Kysely<DB>, delivery: { id: string; attempts: number }, outcome: AttemptOutcome): Promise<boolean> {
-  const attempt = delivery.attempts + 1;
-  const updated = await db
-    .updateTable('webhookDeliveries')
-    .set({
-      attempts: attempt,
-      status: outcome.status,
-      lockedUntil: null,
-      lastStatus: outcome.statusCode,
-      lastError: outcome.error,
-      ...(outcome.nextAttemptAt ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
-      ...(outcome.status === 'delivered' ? { deliveredAt: new Date() } : {}),
-    })
-    .where('id', '=', delivery.id)
-    .where('attempts', '=', delivery.attempts)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) return false;
-  await db
-    .insertInto('webhookAttempts')
-    .values({
-      deliveryId: delivery.id,
-      attempt,
-      startedAt: outcome.startedAt,
-      statusCode: outcome.statusCode,
-      latencyMs: outcome.latencyMs,
-      error: outcome.error,
-    })
-    .execute();
-  return true;
-}
-
 /** The earliest time a pending delivery of an enabled webhook is due (null when none is). */
 export async function nextDueAt(db: Kysely<DB>): Promise<Date | null> {
   const row = await sql<{ due: Date | null }>`

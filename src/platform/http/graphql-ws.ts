@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { type ExecutionArgs, GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -15,6 +15,7 @@ import type { OperationGuard } from '../graphql/limits.ts';
 import type { RateDecision } from '../rate-limit/limiter.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
 import { createSharedExecution, shareKey } from './shared-execution.ts';
+import type { NextSink } from './next-message.ts';
 
 // graphql-ws on /graphql. A connection is authenticated when it opens, and its credential (API key or session
 // cookie) is checked again before every operation and, for open connections, on every revocation in this process
@@ -90,7 +91,10 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
   const timer = setInterval(() => void recheckAll(), deps.recheckMs);
   timer.unref();
 
-  const shared = createSharedExecution();
+  /** What a socket is sent for a result (graphql-ws's `onNext`): errors masked and coded as on /graphql. */
+  const formatResult = (result: ExecutionResult): ExecutionResult | FormattedExecutionResult =>
+    result.errors ? { ...result, errors: result.errors.map((e) => deps.formatError(e.toJSON(), e)) } : result;
+  const shared = createSharedExecution(formatResult);
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
       schema: deps.schema,
@@ -112,7 +116,7 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
         open.delete(ctx.extra);
       },
       // One operation, one request: the credential is checked again, the rate limit counted, the guard applied.
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const extra = ctx.extra;
         const principal = extra.credential ? await principalOf(extra.credential) : null;
         if (!principal) {
@@ -125,24 +129,23 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
           const refused = RateLimited.of(limit);
           return [new GraphQLError(refused.message, { extensions: { code: refused.code, retryAfter: refused.retryAfter } })];
         }
-        return executionArgs(payload, principal);
+        return executionArgs(payload, principal, { socket: extra.socket, id });
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => deps.formatError(e.toJSON(), e)) } : result,
+      onNext: (_ctx, _id, _payload, _args, result) => formatResult(result),
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => deps.formatError(e.toJSON(), e)),
     },
     wss,
   );
 
   /** The guarded, validated operation with its context, or the errors that refuse it. */
-  function executionArgs(payload: SubscribePayload, principal: Principal): ExecutionArgs | readonly GraphQLError[] {
+  function executionArgs(payload: SubscribePayload, principal: Principal, sink: NextSink): ExecutionArgs | readonly GraphQLError[] {
     try {
       const parsed = deps.guard.parse(payload.query);
       if ('syntaxError' in parsed) return [parsed.syntaxError];
       if (parsed.errors.length) return parsed.errors;
       const operation = deps.guard.check(parsed.document, payload.variables ?? {}, payload.operationName);
       const contextValue = { ...deps.createContext(principal, randomUUID(), deps.log), deadline: deadlineFor(operation, deps.guard.limits.deadlineMs) };
-      shared.mark(contextValue, shareKey(principal, payload));
+      shared.mark(contextValue, shareKey(principal, payload), sink);
       return {
         schema: deps.schema,
         document: parsed.document,

@@ -1,6 +1,7 @@
 import { createSourceEventStream, type ExecutionArgs, type ExecutionResult, execute } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { Principal } from '../auth/authenticate.ts';
+import { type NextSink, nextMessage, sendNext } from './next-message.ts';
 
 // graphql-js runs a subscription's document once per subscriber per event: 1,000 sockets of one partner on one
 // `invoiceEvents` document executed it 1,000 times for every invoice. Here the result is computed once per event
@@ -13,6 +14,8 @@ import type { Principal } from '../auth/authenticate.ts';
 // everything a resolver could read to produce a different result.
 
 type PromiseOrValue<T> = T | Promise<T>;
+/** What a subscriber's socket is sent for a result: graphql-ws's `onNext` (formats errors); JSON-serializable. */
+type FormatResult = (result: ExecutionResult) => unknown;
 
 /** What must be equal for two subscribers to receive the same result for the same event. */
 export function shareKey(principal: Principal, payload: SubscribePayload): string {
@@ -30,32 +33,51 @@ export function shareKey(principal: Principal, payload: SubscribePayload): strin
   return JSON.stringify([who, payload.query, payload.operationName ?? null, payload.variables ?? {}]);
 }
 
-export function createSharedExecution() {
+export function createSharedExecution(format: FormatResult) {
   // Keyed by the event object itself, which the pub/sub hands to every subscriber: an entry lives as long as some
   // subscriber's queue still holds the event, and no eviction is needed.
-  const results = new WeakMap<object, Map<string, PromiseOrValue<ExecutionResult>>>();
-  const keys = new WeakMap<object, string>();
+  const results = new WeakMap<object, Map<string, PromiseOrValue<string>>>();
+  const marks = new WeakMap<object, { key: string; sink: NextSink }>();
 
-  function resultFor(args: ExecutionArgs, key: string | undefined, event: unknown): PromiseOrValue<ExecutionResult> {
-    if (key === undefined || typeof event !== 'object' || event === null) return execute({ ...args, rootValue: event });
+  /** The event's result as the payload of a `next` message, serialized. */
+  function payloadOf(args: ExecutionArgs, event: unknown): PromiseOrValue<string> {
+    const result = execute({ ...args, rootValue: event });
+    return result instanceof Promise ? result.then((r) => JSON.stringify(format(r))) : JSON.stringify(format(result));
+  }
+  /** The same, computed once per event and share key. */
+  function sharedPayloadOf(args: ExecutionArgs, key: string, event: unknown): PromiseOrValue<string> {
+    if (typeof event !== 'object' || event === null) return payloadOf(args, event);
     let byKey = results.get(event);
     if (!byKey) results.set(event, (byKey = new Map()));
-    let result = byKey.get(key);
-    if (result === undefined) byKey.set(key, (result = execute({ ...args, rootValue: event })));
-    return result;
+    let payload = byKey.get(key);
+    if (payload === undefined) byKey.set(key, (payload = payloadOf(args, event)));
+    return payload;
   }
 
   return {
-    /** Marks an operation's context (built per subscriber) with its share key; unmarked operations are not shared. */
-    mark(contextValue: object, key: string): void {
-      keys.set(contextValue, key);
+    /**
+     * Marks an operation's context (built per subscriber) with its share key and its socket; unmarked operations
+     * are not shared and go through graphql-ws as usual.
+     */
+    mark(contextValue: object, key: string, sink: NextSink): void {
+      marks.set(contextValue, { key, sink });
     },
-    /** graphql-ws's `subscribe`: graphql-js's own, with the per-event execution shared. */
+    /**
+     * graphql-ws's `subscribe`: graphql-js's own, except that for a marked operation each event is executed and
+     * serialized once per share key and its `next` message written to the socket here; the iterator handed to
+     * graphql-ws yields nothing and ends when the source ends, so graphql-ws still completes, errors and closes.
+     */
     async subscribe(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
       const source = await createSourceEventStream(args);
       if (!(Symbol.asyncIterator in source)) return source;
-      const key = typeof args.contextValue === 'object' && args.contextValue !== null ? keys.get(args.contextValue) : undefined;
-      return mapEvents(source[Symbol.asyncIterator](), (event) => resultFor(args, key, event));
+      const mark = typeof args.contextValue === 'object' && args.contextValue !== null ? marks.get(args.contextValue) : undefined;
+      const events = source[Symbol.asyncIterator]();
+      if (!mark) return mapEvents(events, (event) => execute({ ...args, rootValue: event }));
+      return writeEvents(events, (event) => {
+        const payload = sharedPayloadOf(args, mark.key, event);
+        if (typeof payload === 'string') return sendNext(mark.sink, nextMessage(mark.sink.id, payload));
+        return payload.then((json) => sendNext(mark.sink, nextMessage(mark.sink.id, json)));
+      });
     },
   };
 }
@@ -70,6 +92,32 @@ function mapEvents(source: AsyncIterator<unknown>, map: (event: unknown) => Prom
     return: async () => (source.return ? mapped(await source.return()) : { done: true, value: undefined }),
     throw: async (error?: unknown) => {
       if (source.throw) return mapped(await source.throw(error));
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+/**
+ * Takes events from the source and hands each to `write` until the source ends; `next()` resolves only then (done),
+ * so graphql-ws awaits it as it would a quiet subscription. Ending it (`return`) ends the source at once.
+ */
+function writeEvents(source: AsyncIterator<unknown>, write: (event: unknown) => PromiseOrValue<void>): AsyncIterableIterator<ExecutionResult> {
+  const done = { done: true, value: undefined } as const;
+  return {
+    async next() {
+      for (;;) {
+        const step = await source.next();
+        if (step.done) return done;
+        const writing = write(step.value);
+        if (writing) await writing;
+      }
+    },
+    return: async () => (source.return && (await source.return()), done),
+    throw: async (error?: unknown) => {
+      if (source.throw) return (await source.throw(error), done);
       throw error;
     },
     [Symbol.asyncIterator]() {
