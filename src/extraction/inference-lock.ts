@@ -19,12 +19,17 @@ export function createInferenceLock(): SharedArrayBuffer {
 /** Runs `run` while holding the lock as `holder` (a worker's threadId, never 0); waits for it without blocking. */
 export async function exclusively<T>(lock: SharedArrayBuffer, holder: number, run: () => Promise<T>): Promise<T> {
   const cell = new Int32Array(lock);
+  let keepAlive: NodeJS.Timeout | undefined;
   for (;;) {
     const current = Atomics.compareExchange(cell, 0, 0, holder);
     if (current === 0) break;
     const wait = waitAsync(cell, 0, current);
-    if (wait.async) await wait.value;
+    if (!wait.async) continue;
+    // A pending waitAsync does not keep the thread's event loop alive: with nothing else to do, it would end.
+    keepAlive ??= setInterval(() => {}, 60_000);
+    await wait.value;
   }
+  clearInterval(keepAlive);
   try {
     return await run();
   } finally {

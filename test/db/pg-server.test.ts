@@ -12,7 +12,7 @@ import { createDocumentReader } from '../../src/extraction/reader.ts';
 import { createServices } from '../../src/app/services.ts';
 import { createLocalBlobStore } from '../../src/platform/storage/local-blob-store.ts';
 import { prepareVectorColumn } from '../../src/modules/search/search-index.queries.ts';
-import { serverDatabase, type ServerDatabase } from '../helpers/db.ts';
+import { serverDatabase, type ServerDatabase, testDatabaseKind } from '../helpers/db.ts';
 
 // The production path: DATABASE_URL → pg Pool → Postgres wire protocol, starting from an empty database so the
 // migrations run through `pg` exactly as in production. The server is the run's PostgreSQL (TEST_DATABASE_URL),
@@ -84,3 +84,21 @@ test('constraints hold: one external store id per tenant, tier values checked', 
     constraint: 'partners__tier',
   });
 });
+
+// PostgreSQL only: PGlite behind pglite-socket has no pg_terminate_backend.
+test.runIf(testDatabaseKind() === 'postgres')(
+  'the server ending a connection in the middle of a transaction fails that transaction, not the process',
+  async () => {
+    const failed = database.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      // Between two statements, as a background loop's transaction is while it works: the server ends it.
+      await sql`select pg_terminate_backend(${rows[0]!.pid})`.execute(database.db);
+      await new Promise((r) => setTimeout(r, 300));
+      await sql`select 1`.execute(trx);
+    });
+    await expect(failed).rejects.toThrow();
+    // The process is still here (an unhandled 'error' would have ended the test run), and the pool serves again.
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+    expect(rows).toEqual([{ one: 1 }]);
+  },
+);

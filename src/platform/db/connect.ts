@@ -51,6 +51,11 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     // 'error', which ends the process when nobody listens. The pool has already dropped that client and the next
     // query opens a new connection; the server logs it (main.ts).
     pool.on('error', () => {});
+    // A client checked out of the pool has no 'error' listener (pg-pool takes its own off while the client is out), so
+    // a connection the server ends between two statements of a transaction (57P01 on a restart or failover) would
+    // end the process with an unhandled 'error' (seen in the two-instance test). Errors reach the statement that runs
+    // next on that client; the pool drops the client when it comes back unusable.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = kysely(new PostgresDialect({ pool }), options.onQuery);
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
