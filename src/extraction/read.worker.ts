@@ -151,8 +151,9 @@ function serialiseError(id: number, err: unknown): WorkerResponse & { ok: false 
 
 if (parentPort) {
   const port = parentPort;
-  // Warm pdf.js and the OCR engine in the background; failures surface on the first job that needs them.
-  void loadPdfJs().catch(() => undefined);
+  // Warm the OCR engine in the background (the pool reports which one runs in /readyz); failures surface on the
+  // first job that needs it. pdf.js loads with the first PDF: a worker that reads only photos never holds it
+  // (issue 17, memory: ~30 MB a worker).
   void ocr().catch(() => undefined);
   let running: Promise<unknown> = Promise.resolve();
   port.on('message', (msg: WorkerRequest) => {
