@@ -46,7 +46,7 @@ export function createCompiledExecution(schema: GraphQLSchema, options: { compil
       return null;
     }
     const operation = getOperationAST(document, operationName);
-    const query = operation && operation.operation !== 'subscription' ? compileQuery(schema, document, operationName ?? undefined) : null;
+    const query = operation && operation.operation !== 'subscription' ? compileOrNull(schema, document, operationName) : null;
     const entry = query && isCompiledQuery(query) ? { query, variables: operation!.variableDefinitions ?? [] } : null;
     byName.set(name, entry);
     return entry;
@@ -60,6 +60,15 @@ export function createCompiledExecution(schema: GraphQLSchema, options: { compil
     const result = entry.query.query(undefined, contextValue, variables);
     return isPromise(result) ? result.then(asGraphQLJsResult) : asGraphQLJsResult(result);
   };
+}
+
+/** graphql-jit's compilation of a document, or null when it throws on one (graphql-js then runs it, as before). */
+function compileOrNull(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined) {
+  try {
+    return compileQuery(schema, document, operationName ?? undefined);
+  } catch {
+    return null;
+  }
 }
 
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as Promise<T>)?.then === 'function';
