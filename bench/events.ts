@@ -9,8 +9,8 @@
 //    from the start of the committing write to each subscriber's receipt (p50/p99).
 // 3. Rate: BENCH_RATE (500) events/s for BENCH_RATE_SECONDS (5), round-robin over every partner's tenant, 5 per
 //    10 ms transaction; latency p50/p99 as above. Every phase checks that no subscriber got another partner's event.
-// 4. Webhooks: 500 events to one endpoint on the child's loopback receiver; signed deliveries per second from the
-//    write to the last delivery (OUTBOUND_ALLOW_LOOPBACK=1 allows the loopback target, as in development).
+// 4. Webhooks: BENCH_DELIVERIES (500) events to one endpoint on the child's loopback receiver; signed deliveries per
+//    second from the write to the last delivery (OUTBOUND_ALLOW_LOOPBACK=1 allows the loopback target, as in development).
 // BENCH_CLIENT_NODE_ARGS passes node flags to the clients' process (e.g. --cpu-prof). Measured figures (before/after
 // each change, and what is not reached yet): docs/decisions.md, "Live events at scale".
 
@@ -151,7 +151,7 @@ try {
   const { port } = await ask({ type: 'receiver' });
 
   // 4. Webhooks: all events in one transaction, so the figure is delivery throughput, not the speed of writing.
-  const DELIVERIES = 500;
+  const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 500);
   const principal = await app.services.authenticate(partners[0]!.apiKey);
   await app.services.webhooks.register(principal, { url: `http://127.0.0.1:${port}/hook`, events: ['invoice.created'] });
   const invoice = await app.services.invoices.start(partners[0]!.tenantId, doc, null);

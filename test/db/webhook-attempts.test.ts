@@ -21,14 +21,17 @@ beforeAll(async () => {
     events: ['invoice.created'],
     secret: 'whsec_x',
   }));
-  const events = Array.from({ length: 4 }, (_, i) => ({
-    eventId: randomUUID(),
-    tenantId,
-    type: 'invoice.created',
-    timestamp: new Date().toISOString(),
-    payload: { n: i },
-  }));
-  expect(await enqueueDeliveries(database.db, events)).toBe(4);
+  const events = await database.db
+    .insertInto('outboxEvents')
+    .values(Array.from({ length: 4 }, (_, i) => ({ tenantId, type: 'invoice.created', subjectId: randomUUID(), payload: JSON.stringify({ n: i }) })))
+    .returning('id')
+    .execute();
+  expect(
+    await enqueueDeliveries(
+      database.db,
+      events.map((e) => e.id),
+    ),
+  ).toBe(4);
 });
 afterAll(() => database?.close());
 

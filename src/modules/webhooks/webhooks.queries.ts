@@ -72,30 +72,24 @@ export async function disableWebhook(db: Kysely<DB>, webhookId: string, reason: 
     .execute();
 }
 
-export interface EventToEnqueue {
-  eventId: string;
-  tenantId: string;
-  type: string;
-  timestamp: string;
-  payload: unknown;
-}
-
 /**
- * One delivery per (event, enabled webhook of the event's partner that covers its tenant and subscribes to its
- * type); an event already queued for a webhook is skipped. Returns how many deliveries were created.
+ * One delivery per (outbox event, enabled webhook of the event's partner that covers its tenant and subscribes to its
+ * type); an event already queued for a webhook is skipped. Returns how many deliveries were created. The body is built
+ * here, from the outbox row: `timestamp` is the event's time as JavaScript's toISOString writes it (UTC, milliseconds).
  */
-export async function enqueueDeliveries(db: Kysely<DB>, events: readonly EventToEnqueue[]): Promise<number> {
-  if (events.length === 0) return 0;
-  const rows = JSON.stringify(events.map((e) => ({ event_id: e.eventId, tenant_id: e.tenantId, type: e.type, ts: e.timestamp, payload: e.payload })));
+export async function enqueueDeliveries(db: Kysely<DB>, outboxIds: readonly string[]): Promise<number> {
+  if (outboxIds.length === 0) return 0;
   const res = await sql`
     insert into webhook_deliveries (webhook_id, event_id, event_type, payload)
-    select w.id, e.event_id, e.type, jsonb_build_object('type', e.type, 'timestamp', e.ts, 'data', e.payload)
-    from jsonb_to_recordset(${rows}::jsonb) as e(event_id uuid, tenant_id uuid, type text, ts text, payload jsonb)
+    select w.id, e.event_id, e.type,
+           jsonb_build_object('type', e.type, 'timestamp', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.payload)
+    from outbox_events e
     join tenants t on t.id = e.tenant_id
     join webhooks w on w.partner_id = t.partner_id
       and (w.tenant_id is null or w.tenant_id = e.tenant_id)
       and w.enabled
       and e.type = any (w.events)
+    where e.id = any (${outboxIds.map(String)}::bigint[])
     on conflict on constraint webhook_deliveries__webhook_id_event_id do nothing`.execute(db);
   return Number(res.numAffectedRows ?? 0n);
 }

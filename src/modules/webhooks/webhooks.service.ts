@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { OutboxRow } from '../../platform/events/outbox.queries.ts';
 import type { DB } from '../../platform/db/types.ts';
 import {
   deleteWebhook,
@@ -140,21 +139,10 @@ export function createWebhooksService(
     },
 
     /**
-     * Queues one delivery per event and subscribed webhook. Called by the event dispatcher inside its
-     * transaction, so a delivery exists exactly when its event was handed on; enqueueing twice is harmless.
+     * Queues one delivery per outbox event (by outbox id) and subscribed webhook. Called by the event dispatcher
+     * inside its transaction, so a delivery exists exactly when its event was handed on; enqueueing twice is harmless.
      */
-    async enqueue(trx: Kysely<DB>, events: readonly OutboxRow[]): Promise<number> {
-      return enqueueDeliveries(
-        trx,
-        events.map((e) => ({
-          eventId: e.eventId,
-          tenantId: e.tenantId,
-          type: e.type,
-          timestamp: new Date(e.createdAt).toISOString(),
-          payload: typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload,
-        })),
-      );
-    },
+    enqueue: (trx: Kysely<DB>, outboxIds: readonly string[]): Promise<number> => enqueueDeliveries(trx, outboxIds),
 
     /**
      * Starts sending queued deliveries (once per process); `stop()` before the database closes. `onAttempt` is told

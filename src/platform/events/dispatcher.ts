@@ -9,9 +9,9 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** How long a hole in the outbox ids is waited for (a transaction still committing) before it is skipped. */
   gapWaitMs?: number;
-  /** Hands each unpublished event on, once across all instances (webhook deliveries); inside the claiming transaction. */
-  publish?: (trx: Kysely<DB>, rows: OutboxRow[]) => Promise<void>;
-  /** Called after a `publish` transaction committed (e.g. to start deliveries at once). */
+  /** Hands each unpublished event on (by outbox id), once across all instances (webhook deliveries); inside the claiming transaction. */
+  publish?: (trx: Kysely<DB>, outboxIds: readonly string[]) => Promise<void>;
+  /** Called after each `publish` transaction committed (e.g. to start deliveries at once). */
   published?: () => void;
   log: { warn(obj: object, msg: string): void };
 }
@@ -59,9 +59,11 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
     try {
       await tail();
       if (options.publish) {
-        let handed = 0;
-        for (let n = BATCH; n === BATCH; handed += n) n = await publishPending(db, BATCH, options.publish);
-        if (handed > 0) options.published?.();
+        // Deliveries of a batch start while the next batch is handed on.
+        for (let n = BATCH; n === BATCH;) {
+          n = await publishPending(db, BATCH, options.publish);
+          if (n > 0) options.published?.();
+        }
       }
     } catch (err) {
       if (!stopped) options.log.warn({ err }, 'event dispatch failed; retrying');

@@ -31,14 +31,20 @@ export async function eventsAfter(db: Kysely<DB>, afterId: string, limit: number
 }
 
 /**
- * Hands unpublished events to `publish` (e.g. enqueueing webhook deliveries) and marks them published, in one
- * short transaction; rows are claimed with FOR UPDATE SKIP LOCKED so several instances never hand off one twice.
+ * Hands up to `limit` unpublished events, by outbox id, to `publish` (e.g. enqueueing webhook deliveries) and marks
+ * them published, in one short transaction; rows are claimed with FOR UPDATE SKIP LOCKED so several instances never
+ * hand off one twice. Only ids leave the database: `publish` reads what it needs in SQL (a batch's payloads read
+ * out and written back as JSON were a third of the time to the first webhook delivery).
  */
-export async function publishPending(db: Kysely<DB>, limit: number, publish: (trx: Kysely<DB>, rows: OutboxRow[]) => Promise<void>): Promise<number> {
+export async function publishPending(
+  db: Kysely<DB>,
+  limit: number,
+  publish: (trx: Kysely<DB>, outboxIds: readonly string[]) => Promise<void>,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('outboxEvents')
-      .selectAll()
+      .select('id')
       .where('publishedAt', 'is', null)
       .orderBy('id')
       .limit(limit)
@@ -46,16 +52,9 @@ export async function publishPending(db: Kysely<DB>, limit: number, publish: (tr
       .skipLocked()
       .execute();
     if (rows.length === 0) return 0;
-    await publish(trx, rows);
-    await trx
-      .updateTable('outboxEvents')
-      .set({ publishedAt: new Date() })
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
+    const ids = rows.map((r) => String(r.id));
+    await publish(trx, ids);
+    await trx.updateTable('outboxEvents').set({ publishedAt: new Date() }).where('id', 'in', ids).execute();
     return rows.length;
   });
 }
