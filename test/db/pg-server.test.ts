@@ -57,6 +57,24 @@ test('instances starting together type the vector column and build its index onc
   expect(indexes.rows).toEqual([{ indexname: 'search_documents__embedding_hnsw_idx' }]);
 });
 
+test("an index built with other HNSW options is rebuilt with the search's; one built with them is kept", async () => {
+  const index = () =>
+    sql<{
+      oid: number;
+      options: string[] | null;
+    }>`select oid::int as oid, reloptions as options from pg_class where relname = 'search_documents__embedding_hnsw_idx'`
+      .execute(database.db)
+      .then((r) => r.rows[0]);
+  await sql`drop index if exists search_documents__embedding_hnsw_idx`.execute(database.db);
+  await sql`create index search_documents__embedding_hnsw_idx on search_documents using hnsw (embedding vector_cosine_ops)`.execute(database.db);
+  expect((await index())?.options).toBeNull(); // pgvector's defaults (m 16, ef_construction 64)
+  await prepareVectorColumn(database.db, 356);
+  const rebuilt = await index();
+  expect([...(rebuilt?.options ?? [])].sort()).toEqual(['ef_construction=200', 'm=12']);
+  await prepareVectorColumn(database.db, 356);
+  expect((await index())?.oid).toBe(rebuilt?.oid);
+});
+
 test('a partner, its key and an authenticated lookup work over the wire', async () => {
   const reader = createDocumentReader({ size: 1 });
   onTestFinished(() => reader.close());
