@@ -17,6 +17,7 @@ export interface DispatcherOptions {
 }
 
 const BATCH = 500;
+const FIRST_PUBLISH = 50;
 
 /**
  * Reads the outbox in order and dispatches it:
@@ -59,10 +60,12 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
     try {
       await tail();
       if (options.publish) {
-        // Deliveries of a batch start while the next batch is handed on.
-        for (let n = BATCH; n === BATCH;) {
-          n = await publishPending(db, BATCH, options.publish);
+        // Deliveries of a batch start while the next batch is handed on; the first batch is small, so that a burst's
+        // first deliveries do not wait for a whole batch to be enqueued.
+        for (let size = FIRST_PUBLISH; ; size = BATCH) {
+          const n = await publishPending(db, size, options.publish);
           if (n > 0) options.published?.();
+          if (n < size) break;
         }
       }
     } catch (err) {
