@@ -113,7 +113,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     });
     const opened = reader;
     const { pool } = database;
-    pool.on('error', (err) => app.log.warn({ err }, 'the database closed an idle connection; the pool will open another'));
+    pool.on?.('error', (err) => app.log.warn({ err }, 'the database closed an idle connection; the pool will open another'));
     metrics.watch({
       readQueue: () => ({ waiting: opened.pool.queued, inFlight: opened.pool.pending }),
       dbPool: () => ({ kind: database.kind, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),

@@ -14,7 +14,7 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import Fastify from 'fastify';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Database } from '../../src/platform/db/connect.ts';
+import { connect, type Database } from '../../src/platform/db/connect.ts';
 import type { DB } from '../../src/platform/db/types.ts';
 import { keyFromHeaders } from '../../src/platform/auth/authenticate.ts';
 import { loadConfig } from '../../src/platform/config.ts';
@@ -36,7 +36,12 @@ async function pgAdapterDatabase(): Promise<Database> {
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
   return { db, kind: 'pglite', pool, pglite, close: async () => (await db.destroy(), await pglite.close()) };
 }
-const preset = process.env.BENCH_DB_DRIVER === 'pg-adapter' && !process.env.DATABASE_URL ? await pgAdapterDatabase() : undefined;
+/** BENCH_DB_DRIVER=in-thread: the embedded database on the event loop's thread, as before it had its own. */
+async function inThreadDatabase(): Promise<Database> {
+  return connect({ dataDir, sharedBuffers: loadConfig(process.env).pgliteSharedBuffers, inThisThread: true });
+}
+const driver = process.env.DATABASE_URL ? undefined : process.env.BENCH_DB_DRIVER;
+const preset = driver === 'pg-adapter' ? await pgAdapterDatabase() : driver === 'in-thread' ? await inThreadDatabase() : undefined;
 const app = await startApp({
   config: loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, METADATA_SERVER_DETECTION: 'none' }),
   database: preset,

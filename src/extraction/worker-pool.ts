@@ -18,7 +18,7 @@ import { DEFAULT_READ_LIMITS, DocumentProgress, sliceError } from './read-slices
 import type { ReadLimits, ReadOutcome, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError } from './types.ts';
 import { createInferenceLock, releaseHeldBy } from './inference-lock.ts';
-import { askToLeave, startWorker } from './worker-thread.ts';
+import { askToLeave, startWorker } from '../platform/lib/worker-thread.ts';
 import { releaseFreedMemory } from '../platform/lib/malloc-trim.ts';
 import { siblingModule } from '../platform/lib/module-file.ts';
 import type { Job, ReadJobInput, ReadPoolOptions, RunOptions, Slot } from './worker-pool-options.ts';

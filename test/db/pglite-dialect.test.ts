@@ -1,14 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
 
 // The embedded driver (Kysely on PGlite's query API) must return what the `pg` path returns for the same SQL:
-// both run here against one PGlite, the `pg` one through pglite-socket.
+// both run here against one PGlite, the `pg` one through pglite-socket. The server's embedded database runs on its
+// own thread (a data directory): that one must answer the same.
 let pglite: Awaited<ReturnType<typeof createPglite>>;
 let server: PGLiteSocketServer;
-let direct: Database;
+let inThread: Database;
+let ownThread: Database;
 let wire: Database;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pglite-thread-'));
 
 beforeAll(async () => {
   pglite = await createPglite();
@@ -16,10 +22,14 @@ beforeAll(async () => {
   server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 4 });
   await server.start();
   wire = await connect({ databaseUrl: `postgres://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`, poolSize: 1 });
-  direct = await connect({ pglite });
+  inThread = await connect({ pglite });
+  ownThread = await connect({ dataDir });
+  await sql`create extension if not exists vector`.execute(ownThread.db);
 });
 afterAll(async () => {
-  await direct?.close();
+  await inThread?.close();
+  await ownThread?.close();
+  rmSync(dataDir, { recursive: true, force: true });
   await wire?.close();
   await server?.stop();
   await pglite?.close();
@@ -35,53 +45,64 @@ const VALUES = sql`select
   ${new Date('2026-03-09T10:11:12.345Z')}::timestamptz as param_at, ${['x', 'y']}::text[] as param_tags,
   ${{ k: 1 }}::jsonb as param_doc, ${3}::int as param_int, ${true}::boolean as param_bool`;
 
-test('the embedded driver parses and prepares values exactly as pg does', async () => {
-  const [a, b] = await Promise.all([VALUES.execute(direct.db), VALUES.execute(wire.db)]);
-  expect(a.rows).toEqual(b.rows);
-  expect(a.rows[0]).toMatchObject({
-    day: '2026-03-09',
-    money: '12.50',
-    big: '9007199254740993',
-    vec: '[1,2.5,3]',
-    tags: ['a', 'b"c'],
-    doc: { a: [1, 'x'] },
-    paramDoc: { k: 1 },
+describe.each([
+  ['on this thread', () => inThread],
+  ['on its own thread', () => ownThread],
+])('the embedded database %s', (_name, database) => {
+  test('parses and prepares values exactly as pg does', async () => {
+    const direct = database();
+    const [a, b] = await Promise.all([VALUES.execute(direct.db), VALUES.execute(wire.db)]);
+    expect(a.rows).toEqual(b.rows);
+    expect(Buffer.isBuffer((a.rows[0] as { raw?: unknown }).raw)).toBe(true);
+    expect(a.rows[0]).toMatchObject({
+      day: '2026-03-09',
+      money: '12.50',
+      big: '9007199254740993',
+      vec: '[1,2.5,3]',
+      tags: ['a', 'b"c'],
+      doc: { a: [1, 'x'] },
+      paramDoc: { k: 1 },
+    });
   });
-});
 
-test('affected rows, multi-statement scripts, errors and transactions', async () => {
-  await sql`create table dialect_probe (id int primary key, note text)`.execute(direct.db);
-  const inserted = await direct.db
-    .insertInto('dialect_probe' as never)
-    .values([{ id: 1 }, { id: 2 }] as never)
-    .executeTakeFirst();
-  expect(inserted.numInsertedOrUpdatedRows).toBe(2n);
-  const updated = await direct.db
-    .updateTable('dialect_probe' as never)
-    .set({ note: 'x' } as never)
-    .executeTakeFirst();
-  expect(updated.numUpdatedRows).toBe(2n);
-  await expect(sql`insert into dialect_probe (id) values (${1})`.execute(direct.db)).rejects.toMatchObject({ code: '23505', constraint: 'dialect_probe_pkey' });
-  await sql.raw('insert into dialect_probe (id) values (10); insert into dialect_probe (id) values (11)').execute(direct.db);
-  await expect(
-    direct.db.transaction().execute(async (trx) => {
-      await sql`insert into dialect_probe (id) values (${20})`.execute(trx);
-      throw new Error('undo');
-    }),
-  ).rejects.toThrow('undo');
-  // Concurrent transactions are serialised: each sees only its own writes until it commits.
-  await Promise.all(
-    [30, 40].map((id) =>
+  test('affected rows, multi-statement scripts, errors and transactions', async () => {
+    const direct = database();
+    await sql`create table dialect_probe (id int primary key, note text)`.execute(direct.db);
+    const inserted = await direct.db
+      .insertInto('dialect_probe' as never)
+      .values([{ id: 1 }, { id: 2 }] as never)
+      .executeTakeFirst();
+    expect(inserted.numInsertedOrUpdatedRows).toBe(2n);
+    const updated = await direct.db
+      .updateTable('dialect_probe' as never)
+      .set({ note: 'x' } as never)
+      .executeTakeFirst();
+    expect(updated.numUpdatedRows).toBe(2n);
+    await expect(sql`insert into dialect_probe (id) values (${1})`.execute(direct.db)).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'dialect_probe_pkey',
+    });
+    await sql.raw('insert into dialect_probe (id) values (10); insert into dialect_probe (id) values (11)').execute(direct.db);
+    await expect(
       direct.db.transaction().execute(async (trx) => {
-        await sql`insert into dialect_probe (id) values (${id})`.execute(trx);
-        await new Promise((r) => setTimeout(r, 20));
-        await sql`insert into dialect_probe (id) values (${id + 1})`.execute(trx);
+        await sql`insert into dialect_probe (id) values (${20})`.execute(trx);
+        throw new Error('undo');
       }),
-    ),
-  );
-  // The pool (libraries that speak pg) waits for the driver's connection and vice versa.
-  const viaPool = direct.pool.query('select count(*)::int as n from dialect_probe');
-  const { rows } = await sql<{ id: number }>`select id from dialect_probe order by id`.execute(direct.db);
-  expect(rows.map((r) => r.id)).toEqual([1, 2, 10, 11, 30, 31, 40, 41]);
-  expect((await viaPool).rows[0]).toEqual({ n: 8 });
+    ).rejects.toThrow('undo');
+    // Concurrent transactions are serialised: each sees only its own writes until it commits.
+    await Promise.all(
+      [30, 40].map((id) =>
+        direct.db.transaction().execute(async (trx) => {
+          await sql`insert into dialect_probe (id) values (${id})`.execute(trx);
+          await new Promise((r) => setTimeout(r, 20));
+          await sql`insert into dialect_probe (id) values (${id + 1})`.execute(trx);
+        }),
+      ),
+    );
+    // The pool (libraries that speak pg) waits for the driver's connection and vice versa.
+    const viaPool = direct.pool.query('select count(*)::int as n from dialect_probe');
+    const { rows } = await sql<{ id: number }>`select id from dialect_probe order by id`.execute(direct.db);
+    expect(rows.map((r) => r.id)).toEqual([1, 2, 10, 11, 30, 31, 40, 41]);
+    expect((await viaPool).rows[0]).toEqual({ n: 8 });
+  });
 });

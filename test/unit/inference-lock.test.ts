@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createInferenceLock, exclusively, releaseHeldBy } from '../../src/extraction/inference-lock.ts';
-import { startWorker } from '../../src/extraction/worker-thread.ts';
+import { startWorker } from '../../src/platform/lib/worker-thread.ts';
 
 const entry = new URL('../fixtures/scripts/inference-lock-worker.ts', import.meta.url);
 

@@ -1,30 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { CamelCasePlugin, type Dialect, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { ConnectionLock, lockedPool, parseLikePg, PGliteDialect } from './pglite-dialect.ts';
+import './pg-values.ts';
+import { ConnectionLock, type EmbeddedEngine, enginePool, inThisThread, PGliteDialect, type SqlPool } from './pglite-dialect.ts';
+import { PGliteThread } from './pglite-thread.ts';
 import type { DB } from './types.ts';
-
-// A `date` is a calendar day: keep Postgres' 'YYYY-MM-DD' text instead of a Date at local midnight, which
-// shifts the day in any time zone west of UTC.
-pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 
 export interface Database {
   db: Kysely<DB>;
   kind: 'pglite' | 'postgres';
   /** The driver's pool (for libraries that speak `pg` themselves, e.g. the rate limiter's shared counters). */
-  pool: pg.Pool;
-  /** The embedded engine, when there is one (tests serve it over the wire with pglite-socket). */
+  pool: SqlPool;
+  /** The embedded engine when it runs on this thread (tests serve it over the wire with pglite-socket). */
   pglite?: PGlite;
   close(): Promise<void>;
 }
 
 export type ConnectOptions = (
   | { databaseUrl: string; poolSize?: number }
-  | { dataDir: string; /** Postgres' shared_buffers (default PGlite's 128MB). */ sharedBuffers?: string }
+  | {
+      /** PGlite's data directory; the database runs on its own thread (pglite-thread.ts). */
+      dataDir: string;
+      /** Postgres' shared_buffers (default PGlite's 128MB). */
+      sharedBuffers?: string;
+      /** Run PGlite on this thread instead (benchmarks compare the two). */
+      inThisThread?: boolean;
+    }
   | { pglite: PGlite; ownsPglite?: boolean }
 ) & {
   /** Sees every SQL statement Kysely runs (tests count them to prove there is no N+1). */
@@ -41,8 +45,8 @@ function kysely(dialect: Dialect, onQuery?: (sql: string) => void): Kysely<DB> {
 
 /**
  * PostgreSQL (DATABASE_URL): Kysely's PostgresDialect over a `pg` Pool. Embedded PGlite: Kysely on PGlite's own
- * query API (pglite-dialect.ts: same value preparation and type parsing as `pg`, one connection behind a lock),
- * plus a `pg` Pool on PGlite's node-postgres adapter for libraries that speak `pg`, holding the same lock.
+ * query API (pglite-dialect.ts: same value preparation and type parsing as `pg`, one connection behind a lock), on
+ * the database's own thread for a data directory, plus a minimal `pg`-style pool on the same engine and lock.
  */
 export async function connect(options: ConnectOptions): Promise<Database> {
   if ('databaseUrl' in options) {
@@ -59,32 +63,39 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     const db = kysely(new PostgresDialect({ pool }), options.onQuery);
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
-  let pglite: PGlite;
-  let owns = true;
-  if ('pglite' in options) {
-    pglite = options.pglite;
-    owns = options.ownsPglite ?? false;
-  } else {
-    const dir = path.join(options.dataDir, 'pgdata');
-    fs.mkdirSync(dir, { recursive: true });
-    const startParams = options.sharedBuffers ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] : undefined;
-    pglite = await PGlite.create({ dataDir: dir, extensions: { vector }, ...(startParams ? { startParams } : {}) });
-  }
-  parseLikePg(pglite);
+  const { engine, pglite, closeEngine } = await embeddedEngine(options);
   const lock = new ConnectionLock();
-  const pool = lockedPool(createPgConfig(pglite), lock);
-  const db = kysely(new PGliteDialect(pglite, lock), options.onQuery);
+  const pool = enginePool(engine, lock);
+  const db = kysely(new PGliteDialect(engine, lock), options.onQuery);
   return {
     db,
     kind: 'pglite',
     pool,
-    pglite,
+    ...(pglite ? { pglite } : {}),
     async close() {
       await db.destroy();
-      await pool.end();
-      if (owns) await pglite.close();
+      await closeEngine();
     },
   };
+}
+
+type Embedded = Exclude<ConnectOptions, { databaseUrl: string }>;
+
+/** The embedded engine: a given PGlite on this thread, or a data directory opened on its own thread (or this one). */
+async function embeddedEngine(options: Embedded): Promise<{ engine: EmbeddedEngine; pglite?: PGlite; closeEngine: () => Promise<void> }> {
+  if ('pglite' in options) {
+    const { pglite, ownsPglite } = options;
+    return { engine: inThisThread(pglite), pglite, closeEngine: async () => void (ownsPglite && (await pglite.close())) };
+  }
+  const dataDir = path.join(options.dataDir, 'pgdata');
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!options.inThisThread) {
+    const thread = await PGliteThread.start({ dataDir, sharedBuffers: options.sharedBuffers });
+    return { engine: thread, closeEngine: () => thread.close() };
+  }
+  const startParams = options.sharedBuffers ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] : undefined;
+  const pglite = await PGlite.create({ dataDir, extensions: { vector }, ...(startParams ? { startParams } : {}) });
+  return { engine: inThisThread(pglite), pglite, closeEngine: () => pglite.close() };
 }
 
 /** PGlite with the extensions our migrations need, in memory or loaded from a dump (tests). */

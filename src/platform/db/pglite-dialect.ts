@@ -1,4 +1,4 @@
-import type { PGlite, Results } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import {
   AbortedTransactionError,
   CompiledQuery,
@@ -15,25 +15,58 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import pg from 'pg';
+import { prepare } from './pg-values.ts';
+import { runStatement } from './pglite-protocol.ts';
 
 // Kysely straight on PGlite's own query API: no `pg` client and no emulated wire protocol in between (issue 17: the
 // node-postgres adapter cost ~3× PGlite's query() per statement). Values go in and come out exactly as on the `pg`
-// path: parameters are prepared by pg's prepareValue, result columns are parsed by pg-types' text parsers (the
-// same registry connect.ts customises), so a date stays 'YYYY-MM-DD', numeric and int8 stay strings, json is
-// parsed, and unknown types such as pgvector's come back as text.
+// path (pg-values.ts). The engine is PGlite on its own thread (pglite-thread.ts, the server's) or on this one
+// (`inThisThread`: tests that also serve it over a socket).
 // PGlite has one backend, so the driver has one connection behind a lock: a transaction holds it from BEGIN to
-// COMMIT, and everything else that talks to this PGlite through the driver's pool (`lockedPool`) waits for it too.
+// COMMIT, and everything else that talks to this PGlite (its statements, the pool of `enginePool`) waits for it.
+// A statement outside a transaction holds the lock only until it is handed to a pipelined engine (the thread runs
+// statements in the order they arrive), so statements of concurrent requests queue in the database's thread
+// instead of each waiting for the previous answer to come back.
+
+/** What a statement returns. */
+export interface EngineResult {
+  rows: Record<string, unknown>[];
+  command?: string;
+  rowCount?: number;
+}
+
+/** PGlite as the driver sees it: one backend that runs a statement (prepared text parameters) or a script. */
+export interface EmbeddedEngine {
+  /** Statements run in the order `run` is called, so the lock is released once a statement is sent. */
+  readonly pipelined: boolean;
+  /** With parameters: the extended protocol; without: the simple protocol (several statements allowed). */
+  run(sql: string, params?: unknown[]): Promise<EngineResult>;
+}
+
+/** A PGlite on this thread as an engine: each statement holds the lock until its answer is back. */
+export function inThisThread(pglite: PGlite): EmbeddedEngine {
+  return { pipelined: false, run: (sql, params) => runStatement(pglite, sql, params) };
+}
 
 /** One holder at a time, in arrival order. */
 export class ConnectionLock {
   #tail: Promise<void> = Promise.resolve();
+  #holders = 0;
+
+  /** The holder and those waiting for it. */
+  get holders(): number {
+    return this.#holders;
+  }
 
   /** Resolves when the lock is held; call the returned function (once) to let the next holder in. */
   acquire(): Promise<() => void> {
+    this.#holders++;
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
-      release = resolve;
+      release = () => {
+        this.#holders--;
+        resolve();
+      };
     });
     const ready = this.#tail.then(() => release);
     this.#tail = this.#tail.then(() => held);
@@ -41,38 +74,28 @@ export class ConnectionLock {
   }
 }
 
-/** pg-types' text parser for any type id: the parsing node-postgres applies. */
-const PG_PARSERS = new Proxy({} as Record<number | string, (value: string) => unknown>, {
-  get: (_target, oid) => (typeof oid === 'string' ? pg.types.getTypeParser(Number(oid), 'text') : undefined),
-});
-/** Parameters arrive already prepared as text (see `prepare`): PGlite sends them as they are. */
-const AS_IS = new Proxy({} as Record<number | string, (value: unknown) => string>, { get: () => (value: unknown) => value as string });
-const QUERY_OPTIONS = { serializers: AS_IS };
-
-const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils.prepareValue;
-/** A parameter as node-postgres sends it (text), with bytea in its text form instead of a binary parameter. */
-function prepare(value: unknown): unknown {
-  const prepared = prepareValue(value);
-  return Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : prepared;
-}
-
-/** Makes this PGlite parse every result column the way node-postgres does (it is ours: connect.ts owns it). */
-export function parseLikePg(pglite: PGlite): void {
-  pglite.parsers = PG_PARSERS;
-}
-
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  /** Set while this connection holds the lock for a transaction (or, on an engine that is not pipelined, always). */
+  release: (() => void) | undefined;
+
+  constructor(
+    private readonly engine: EmbeddedEngine,
+    private readonly lock: ConnectionLock,
+  ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    // Statements without parameters take the simple protocol, as pg does (it also allows several statements).
-    const result: Results<R> = compiled.parameters.length
-      ? await this.pglite.query<R>(compiled.sql, compiled.parameters.map(prepare), QUERY_OPTIONS)
-      : ((await this.pglite.exec(compiled.sql)).at(-1) as Results<R>);
-    const { command, rowCount } = result as Results<R> & { command?: string; rowCount?: number };
+    const params = compiled.parameters.length ? compiled.parameters.map(prepare) : undefined;
+    let pending: Promise<EngineResult>;
+    if (this.release) pending = this.engine.run(compiled.sql, params);
+    else {
+      const release = await this.lock.acquire();
+      pending = this.engine.run(compiled.sql, params);
+      release();
+    }
+    const { command, rowCount, rows } = await pending;
     if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command } as R] };
     const counted = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
-    return { numAffectedRows: counted ? BigInt(rowCount ?? result.affectedRows ?? 0) : undefined, rows: result.rows ?? [] };
+    return { numAffectedRows: counted ? BigInt(rowCount ?? 0) : undefined, rows: rows as R[] };
   }
 
   // eslint-disable-next-line require-yield
@@ -82,32 +105,29 @@ class PGliteConnection implements DatabaseConnection {
 }
 
 class PGliteDriver implements Driver {
-  readonly #connection: PGliteConnection;
-  #release: (() => void) | undefined;
-
   constructor(
-    private readonly pglite: PGlite,
+    private readonly engine: EmbeddedEngine,
     private readonly lock: ConnectionLock,
-  ) {
-    this.#connection = new PGliteConnection(pglite);
-  }
+  ) {}
 
-  async init(): Promise<void> {
-    await this.pglite.waitReady;
-  }
+  async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    this.#release = await this.lock.acquire();
-    return this.#connection;
+    const connection = new PGliteConnection(this.engine, this.lock);
+    // An engine that is not pipelined is held from checkout to release, as a pool client would be.
+    if (!this.engine.pipelined) connection.release = await this.lock.acquire();
+    return connection;
   }
 
-  async releaseConnection(): Promise<void> {
-    const release = this.#release;
-    this.#release = undefined;
+  async releaseConnection(connection: PGliteConnection): Promise<void> {
+    const release = connection.release;
+    connection.release = undefined;
     release?.();
   }
 
-  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  async beginTransaction(connection: PGliteConnection, settings: TransactionSettings): Promise<void> {
+    // The transaction holds the lock from BEGIN until its COMMIT or ROLLBACK is sent.
+    connection.release ??= await this.lock.acquire();
     let statement = 'begin';
     if (settings.isolationLevel || settings.accessMode) {
       statement = 'start transaction';
@@ -117,14 +137,21 @@ class PGliteDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw(statement));
   }
 
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const { rows } = await connection.executeQuery<{ command: string }>(CompiledQuery.raw('commit'));
+  async commitTransaction(connection: PGliteConnection): Promise<void> {
+    const { rows } = await this.#end(connection, 'commit');
     // PostgreSQL completes COMMIT with a ROLLBACK tag when an earlier error left the transaction aborted.
     if (rows[0]?.command === 'ROLLBACK') throw new AbortedTransactionError();
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  async rollbackTransaction(connection: PGliteConnection): Promise<void> {
+    await this.#end(connection, 'rollback');
+  }
+
+  /** COMMIT or ROLLBACK: on a pipelined engine the lock goes to the next holder once the statement is sent. */
+  #end(connection: PGliteConnection, statement: 'commit' | 'rollback') {
+    const ended = connection.executeQuery<{ command: string }>(CompiledQuery.raw(statement));
+    if (this.engine.pipelined) void this.releaseConnection(connection);
+    return ended;
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
@@ -149,12 +176,12 @@ const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** Kysely's PostgreSQL dialect with PGlite's query API as the driver (one connection behind `lock`). */
 export class PGliteDialect implements Dialect {
   constructor(
-    private readonly pglite: PGlite,
+    private readonly engine: EmbeddedEngine,
     private readonly lock: ConnectionLock,
   ) {}
 
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite, this.lock);
+    return new PGliteDriver(this.engine, this.lock);
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -170,40 +197,51 @@ export class PGliteDialect implements Dialect {
   }
 }
 
-type Checkout = (err: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void;
+/** The part of a `pg` Pool the rest of the server uses: the rate limiter's counters and the pool's gauges. */
+export interface SqlPool {
+  query<R extends Record<string, unknown> = Record<string, unknown>>(
+    text: string | { text: string; values?: unknown[] },
+    values?: unknown[],
+  ): Promise<{ rows: R[]; rowCount: number | null }>;
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+  readonly options: { max?: number };
+  end(): Promise<void>;
+  /** `pg`'s pool: an idle connection the server closed (the embedded database has none). */
+  on?(event: 'error', listener: (err: Error) => void): unknown;
+}
 
 /**
- * A `pg` Pool on PGlite's node-postgres adapter (for libraries that speak `pg`: the rate limiter's counters) whose
- * clients hold the driver's lock while checked out, so their statements never interleave with Kysely's.
+ * The embedded database as a `pg`-style pool (for libraries that speak `pg`: the rate limiter's counters): each
+ * query runs on the engine as a statement outside a transaction, under the driver's lock.
  */
-export function lockedPool(config: pg.PoolConfig, lock: ConnectionLock): pg.Pool {
-  class LockedPool extends pg.Pool {
-    // pg-pool's own query() checks out through connect(callback): both forms take the lock.
-    override connect(): Promise<pg.PoolClient>;
-    override connect(callback: Checkout): void;
-    override connect(callback?: Checkout): Promise<pg.PoolClient> | void {
-      const checkout = (async () => {
-        const release = await lock.acquire();
-        try {
-          const client = await super.connect();
-          const releaseClient = client.release.bind(client);
-          client.release = (err?: Error | boolean) => {
-            client.release = releaseClient;
-            releaseClient(err);
-            release();
-          };
-          return client;
-        } catch (err) {
-          release();
-          throw err;
-        }
-      })();
-      if (!callback) return checkout;
-      checkout.then(
-        (client) => callback(undefined, client, client.release as (release?: unknown) => void),
-        (err: Error) => callback(err),
-      );
-    }
-  }
-  return new LockedPool(config);
+export function enginePool(engine: EmbeddedEngine, lock: ConnectionLock): SqlPool {
+  return {
+    async query<R>(text: string | { text: string; values?: unknown[] }, values?: unknown[]) {
+      const config = typeof text === 'string' ? { text, values } : text;
+      const release = await lock.acquire();
+      let pending: Promise<EngineResult>;
+      try {
+        pending = engine.run(config.text, config.values?.map(prepare));
+      } finally {
+        if (engine.pipelined) release();
+      }
+      try {
+        const result = await pending;
+        return { rows: result.rows as R[], rowCount: result.rowCount ?? null };
+      } finally {
+        if (!engine.pipelined) release();
+      }
+    },
+    totalCount: 1,
+    get idleCount() {
+      return lock.holders === 0 ? 1 : 0;
+    },
+    get waitingCount() {
+      return Math.max(0, lock.holders - 1);
+    },
+    options: { max: 1 },
+    async end() {},
+  };
 }

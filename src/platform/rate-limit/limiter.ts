@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { SqlPool } from '../db/pglite-dialect.ts';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Principal } from '../auth/authenticate.ts';
 import { type Channel, type RatePolicy, ratePolicy } from './policy.ts';
@@ -22,7 +22,7 @@ export interface RateDecision {
 export interface RateLimiterOptions {
   /** `memory`: this process only; `postgres`: shared by every instance on the database (table rate_limits). */
   store: 'memory' | 'postgres';
-  pool?: pg.Pool;
+  pool?: SqlPool;
   now?: () => Date;
 }
 
@@ -150,7 +150,7 @@ function resetSeconds(previous: number, current: number, elapsed: number): numbe
   return Math.max(1, Math.ceil((current > 0 ? 2 - elapsed : previous > 0 ? 1 - elapsed : 0) * 60));
 }
 
-function requirePool(options: RateLimiterOptions): pg.Pool {
+function requirePool(options: RateLimiterOptions): SqlPool {
   if (!options.pool) throw new Error('RATE_LIMIT_STORE=postgres needs the database pool');
   return options.pool;
 }

@@ -1,0 +1,73 @@
+// The embedded database's own thread (issue 17): a worker that owns the PGlite instance and runs the statements
+// pglite-thread.ts sends it, strictly in arrival order, one at a time. Postgres' executor, its output functions,
+// the protocol parsing and pg-types' parsing of every value all run here, so the main thread keeps HTTP, GraphQL
+// and JSON while this one keeps the database.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import './pg-values.ts';
+import { runStatement } from './pglite-protocol.ts';
+import type { EngineReply, EngineRequest, WorkerOptions } from './pglite-thread.ts';
+
+const port = parentPort!;
+const options = workerData as WorkerOptions;
+
+/**
+ * A database error as plain fields (structured cloning keeps only an Error's name and message): PostgreSQL's
+ * fields (code, constraint, detail, …), without the query, its parameters and PGlite's options (functions).
+ */
+function errorFields(err: unknown): NonNullable<EngineReply['error']> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const { query: _query, params: _params, queryOptions: _options, ...fields } = err as unknown as Record<string, unknown>;
+  return { ...fields, name: err.name, message: err.message };
+}
+
+/** Answers one request; a reply that cannot be cloned is answered with an error instead of ending the thread. */
+function reply(message: EngineReply): void {
+  try {
+    port.postMessage(message);
+  } catch (err) {
+    port.postMessage({ id: message.id, error: { message: `the embedded database's answer could not be passed on: ${String(err)}` } });
+  }
+}
+
+/** bytea columns: a Buffer arrives on the other side as a plain Uint8Array, so the main thread rewraps these. */
+function byteaColumns(rows: Record<string, unknown>[]): string[] | undefined {
+  const first = rows[0];
+  if (!first) return undefined;
+  const names = Object.keys(first).filter((name) => Buffer.isBuffer(first[name]));
+  return names.length ? names : undefined;
+}
+
+async function run(pglite: PGlite, request: EngineRequest): Promise<EngineReply> {
+  try {
+    const { rows, command, rowCount } = await runStatement(pglite, request.sql, request.params);
+    return { id: request.id, rows, command, rowCount, bytea: byteaColumns(rows) };
+  } catch (err) {
+    return { id: request.id, error: errorFields(err) };
+  }
+}
+
+let pglite: PGlite;
+try {
+  const startParams = options.sharedBuffers ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] : undefined;
+  pglite = await PGlite.create({ dataDir: options.dataDir, extensions: { vector }, ...(startParams ? { startParams } : {}) });
+} catch (err) {
+  // The thread ends once the port is closed; the main thread rejects its start with this error.
+  port.postMessage({ id: 0, error: errorFields(err) } satisfies EngineReply);
+  port.close();
+  throw err;
+}
+
+let tail = Promise.resolve();
+port.on('message', (request: EngineRequest | { close: true }) => {
+  if ('close' in request) {
+    tail = tail.then(async () => {
+      await pglite.close();
+      port.close();
+    });
+    return;
+  }
+  tail = tail.then(async () => reply(await run(pglite, request)));
+});
+port.postMessage({ id: 0 } satisfies EngineReply);
