@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
+import type { PGlite } from '@electric-sql/pglite';
 import { CamelCasePlugin, type Dialect, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import './pg-values.ts';
@@ -93,12 +92,14 @@ async function embeddedEngine(options: Embedded): Promise<{ engine: EmbeddedEngi
     const thread = await PGliteThread.start({ dataDir, sharedBuffers: options.sharedBuffers });
     return { engine: thread, closeEngine: () => thread.close() };
   }
-  const startParams = options.sharedBuffers ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] : undefined;
-  const pglite = await PGlite.create({ dataDir, extensions: { vector }, ...(startParams ? { startParams } : {}) });
+  const pglite = await (await import('./pglite-open.ts')).openPglite({ dataDir, sharedBuffers: options.sharedBuffers });
   return { engine: inThisThread(pglite), pglite, closeEngine: () => pglite.close() };
 }
 
-/** PGlite with the extensions our migrations need, in memory or loaded from a dump (tests). */
-export function createPglite(options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
-  return PGlite.create({ dataDir: 'memory://', extensions: { vector }, ...options });
+/**
+ * PGlite with the extensions our migrations need, in memory or loaded from a dump (tests). Loaded when first used: a
+ * server whose database runs on its own thread never loads PGlite on this one.
+ */
+export async function createPglite(options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
+  return (await import('./pglite-open.ts')).openPglite({ dataDir: 'memory://', ...options });
 }

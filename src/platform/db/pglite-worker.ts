@@ -3,8 +3,8 @@
 // the protocol parsing and pg-types' parsing of every value all run here, so the main thread keeps HTTP, GraphQL
 // and JSON while this one keeps the database.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
+import type { PGlite } from '@electric-sql/pglite';
+import { openPglite } from './pglite-open.ts';
 import './pg-values.ts';
 import { runStatement } from './pglite-protocol.ts';
 import type { EngineReply, EngineRequest, WorkerOptions } from './pglite-thread.ts';
@@ -50,8 +50,7 @@ async function run(pglite: PGlite, request: EngineRequest): Promise<EngineReply>
 
 let pglite: PGlite;
 try {
-  const startParams = options.sharedBuffers ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] : undefined;
-  pglite = await PGlite.create({ dataDir: options.dataDir, extensions: { vector }, ...(startParams ? { startParams } : {}) });
+  pglite = await openPglite(options);
 } catch (err) {
   // The thread ends once the port is closed; the main thread rejects its start with this error.
   port.postMessage({ id: 0, error: errorFields(err) } satisfies EngineReply);
