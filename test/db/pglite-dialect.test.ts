@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
+import { PGliteThread } from '../../src/platform/db/pglite-thread.ts';
 
 // The embedded driver (Kysely on PGlite's query API) must return what the `pg` path returns for the same SQL:
 // both run here against one PGlite, the `pg` one through pglite-socket. The server's embedded database runs on its
@@ -105,4 +106,38 @@ describe.each([
     expect(rows.map((r) => r.id)).toEqual([1, 2, 10, 11, 30, 31, 40, 41]);
     expect((await viaPool).rows[0]).toEqual({ n: 8 });
   });
+
+  test('a statement outside a transaction waits for it and never runs inside it; the next ones queue in order', async () => {
+    const direct = database();
+    await sql`create table order_probe (id int primary key)`.execute(direct.db);
+    let outside: Promise<{ rows: { n: number }[] }> | undefined;
+    await direct.db.transaction().execute(async (trx) => {
+      await sql`insert into order_probe (id) values (${1})`.execute(trx);
+      // Issued while the transaction holds the connection: it must neither see nor join the uncommitted row.
+      outside = sql<{ n: number }>`select count(*)::int as n from order_probe`.execute(direct.db);
+      await new Promise((r) => setTimeout(r, 20));
+      await sql`insert into order_probe (id) values (${2})`.execute(trx);
+    });
+    expect((await outside!).rows[0]).toEqual({ n: 2 });
+    // Many statements sent at once (each without waiting for the previous answer on its own thread) run in order.
+    const inserts = Array.from({ length: 50 }, (_, i) => sql`insert into order_probe (id) values (${i + 10})`.execute(direct.db));
+    const counts = Array.from({ length: 5 }, () => sql<{ n: number }>`select count(*)::int as n from order_probe`.execute(direct.db));
+    await Promise.all(inserts);
+    expect((await Promise.all(counts)).map((r) => r.rows[0]!.n)).toEqual([52, 52, 52, 52, 52]);
+    // An error in one statement fails only that statement.
+    const [bad, good] = await Promise.allSettled([sql`select 1/0`.execute(direct.db), sql<{ one: number }>`select 1 as one`.execute(direct.db)]);
+    expect(bad).toMatchObject({ status: 'rejected', reason: { code: '22012', message: 'division by zero' } });
+    expect(good).toMatchObject({ status: 'fulfilled', value: { rows: [{ one: 1 }] } });
+  });
+});
+
+test('the database thread: refuses statements once closed, and a directory it cannot open fails its start', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pglite-thread-closed-'));
+  const thread = await PGliteThread.start({ dataDir: path.join(dir, 'pgdata') });
+  expect((await thread.run('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  await thread.close();
+  await expect(thread.run('select 1')).rejects.toThrow(/the embedded database's thread ended/);
+  writeFileSync(path.join(dir, 'a-file'), 'not a directory');
+  await expect(PGliteThread.start({ dataDir: path.join(dir, 'a-file') })).rejects.toThrow(/a-file could not be opened: ErrnoError/);
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -93,7 +93,8 @@ export class PGliteThread implements EmbeddedEngine {
     if (!pending) return;
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) this.worker.unref();
-    if (reply.error) return pending.reject(databaseError(reply.error));
+    // Reply 0 is the thread's start: its failure is not a database error.
+    if (reply.error) return pending.reject(reply.id === 0 ? new Error(reply.error.message) : databaseError(reply.error));
     const rows = reply.rows ?? [];
     if (reply.bytea) {
       for (const row of rows) {

@@ -17,7 +17,11 @@ const options = workerData as WorkerOptions;
  * fields (code, constraint, detail, …), without the query, its parameters and PGlite's options (functions).
  */
 function errorFields(err: unknown): NonNullable<EngineReply['error']> {
-  if (!(err instanceof Error)) return { message: String(err) };
+  if (!(err instanceof Error)) {
+    // Emscripten's file-system errors are plain objects: { name: 'ErrnoError', errno }.
+    const e = err as { name?: unknown; errno?: unknown } | null;
+    return { message: e && typeof e === 'object' && 'errno' in e ? `${String(e.name)} (errno ${String(e.errno)})` : String(err) };
+  }
   const { query: _query, params: _params, queryOptions: _options, ...fields } = err as unknown as Record<string, unknown>;
   return { ...fields, name: err.name, message: err.message };
 }
@@ -53,9 +57,10 @@ try {
   pglite = await openPglite(options);
 } catch (err) {
   // The thread ends once the port is closed; the main thread rejects its start with this error.
-  port.postMessage({ id: 0, error: errorFields(err) } satisfies EngineReply);
+  const message = `the embedded database in ${options.dataDir} could not be opened: ${errorFields(err).message}`;
+  port.postMessage({ id: 0, error: { message } } satisfies EngineReply);
   port.close();
-  throw err;
+  throw new Error(message);
 }
 
 let tail = Promise.resolve();
