@@ -18,9 +18,9 @@ import {
 import { prepare } from './pg-values.ts';
 import { runStatement } from './pglite-protocol.ts';
 
-// Kysely straight on PGlite's own query API: no `pg` client and no emulated wire protocol in between (issue 17: the
-// node-postgres adapter cost ~3× PGlite's query() per statement). Values go in and come out exactly as on the `pg`
-// path (pg-values.ts). The engine is PGlite on its own thread (pglite-thread.ts, the server's) or on this one
+// Kysely straight on PGlite: no `pg` client and no emulated wire protocol in between (issue 17: the node-postgres
+// adapter cost ~3× PGlite's query() per statement), each statement one protocol exchange (pglite-protocol.ts).
+// Values go in and come out exactly as on the `pg` path (pg-values.ts). The engine is PGlite on its own thread (pglite-thread.ts, the server's) or on this one
 // (`inThisThread`: tests that also serve it over a socket).
 // PGlite has one backend, so the driver has one connection behind a lock: a transaction holds it from BEGIN to
 // COMMIT, and everything else that talks to this PGlite (its statements, the pool of `enginePool`) waits for it.
@@ -89,8 +89,11 @@ class PGliteConnection implements DatabaseConnection {
     if (this.release) pending = this.engine.run(compiled.sql, params);
     else {
       const release = await this.lock.acquire();
-      pending = this.engine.run(compiled.sql, params);
-      release();
+      try {
+        pending = this.engine.run(compiled.sql, params);
+      } finally {
+        release();
+      }
     }
     const { command, rowCount, rows } = await pending;
     if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command } as R] };
