@@ -100,7 +100,7 @@ export function readAnswer(bytes: Buffer): EngineResult {
         last = { rows: [] };
         break;
       case 0x45: // E ErrorResponse
-        error ??= databaseError(bytes, body, end);
+        error ??= errorResponse(bytes, body, end);
         break;
       default: // ParseComplete, BindComplete, NoData, ReadyForQuery, notices, parameter statuses: nothing to keep
     }
@@ -145,7 +145,7 @@ function readRow(bytes: Buffer, at: number, names: string[], parsers: Parser[]):
 }
 
 /** An ErrorResponse as node-postgres raises it: a DatabaseError with the fields PostgreSQL sent. */
-function databaseError(bytes: Buffer, at: number, end: number): Error {
+function errorResponse(bytes: Buffer, at: number, end: number): Error {
   const fields: Record<string, string> = {};
   let message = 'unknown database error';
   while (at < end && bytes[at] !== 0) {
@@ -156,5 +156,10 @@ function databaseError(bytes: Buffer, at: number, end: number): Error {
     else if (ERROR_FIELDS[code]) fields[ERROR_FIELDS[code]] = value;
     at = nul + 1;
   }
-  return Object.assign(new pg.DatabaseError(message, end - at, 'error'), fields);
+  return databaseError(message, fields);
+}
+
+/** node-postgres' DatabaseError with PostgreSQL's fields (also how the database's thread hands one over). */
+export function databaseError(message: string, fields: Record<string, unknown>): Error {
+  return Object.assign(new pg.DatabaseError(message, 0, 'error'), fields);
 }

@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { siblingModule } from '../lib/module-file.ts';
 import { startWorker } from '../lib/worker-thread.ts';
 import type { EmbeddedEngine, EngineResult } from './pglite-dialect.ts';
+import { databaseError } from './pglite-protocol.ts';
 
 // The main thread's side of the embedded database's own thread (pglite-worker.ts). Each statement is one message;
 // the worker answers in order. Measured on the demo seed's inventory list (issue 17): PGlite spends ~1.3 ms per
@@ -33,12 +33,6 @@ export interface EngineReply {
 interface Pending {
   resolve(result: EngineResult): void;
   reject(err: Error): void;
-}
-
-/** A database error as node-postgres raises it (code, constraint, detail, …), from the worker's plain fields. */
-function databaseError(fields: NonNullable<EngineReply['error']>): Error {
-  const { message, name: _name, stack: _stack, ...rest } = fields;
-  return Object.assign(new pg.DatabaseError(message, 0, 'error'), rest);
 }
 
 export class PGliteThread implements EmbeddedEngine {
@@ -94,7 +88,10 @@ export class PGliteThread implements EmbeddedEngine {
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) this.worker.unref();
     // Reply 0 is the thread's start: its failure is not a database error.
-    if (reply.error) return pending.reject(reply.id === 0 ? new Error(reply.error.message) : databaseError(reply.error));
+    if (reply.error) {
+      const { message, name: _name, stack: _stack, ...fields } = reply.error;
+      return pending.reject(reply.id === 0 ? new Error(message) : databaseError(message, fields));
+    }
     const rows = reply.rows ?? [];
     if (reply.bytea) {
       for (const row of rows) {

@@ -12,18 +12,14 @@ import type { EngineReply, EngineRequest, WorkerOptions } from './pglite-thread.
 const port = parentPort!;
 const options = workerData as WorkerOptions;
 
-/**
- * A database error as plain fields (structured cloning keeps only an Error's name and message): PostgreSQL's
- * fields (code, constraint, detail, …), without the query, its parameters and PGlite's options (functions).
- */
+/** A database error as plain fields (structured cloning keeps only an Error's name and message): code, constraint, … */
 function errorFields(err: unknown): NonNullable<EngineReply['error']> {
   if (!(err instanceof Error)) {
     // Emscripten's file-system errors are plain objects: { name: 'ErrnoError', errno }.
     const e = err as { name?: unknown; errno?: unknown } | null;
     return { message: e && typeof e === 'object' && 'errno' in e ? `${String(e.name)} (errno ${String(e.errno)})` : String(err) };
   }
-  const { query: _query, params: _params, queryOptions: _options, ...fields } = err as unknown as Record<string, unknown>;
-  return { ...fields, name: err.name, message: err.message };
+  return { ...(err as unknown as Record<string, unknown>), name: err.name, message: err.message };
 }
 
 /** Answers one request; a reply that cannot be cloned is answered with an error instead of ending the thread. */
