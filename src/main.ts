@@ -180,10 +180,8 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const dispatcher = createDispatcher(db, services.events, {
       pollMs: config.eventsPollMs,
       log: app.log,
-      publish: async (trx, outboxIds) => {
-        await services.webhooks.enqueue(trx, outboxIds);
-      },
-      published: () => services.webhooks.wake(),
+      handOff: services.webhooks.handOff,
+      handedOff: () => services.webhooks.wake(),
     });
     await dispatcher.start();
     metrics.watch({ outboxLagSeconds: dispatcher.lagSeconds });

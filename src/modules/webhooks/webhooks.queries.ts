@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { DB, WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../platform/db/types.ts';
 
 export type WebhookRow = Selectable<WebhooksTable>;
@@ -73,13 +73,13 @@ export async function disableWebhook(db: Kysely<DB>, webhookId: string, reason: 
 }
 
 /**
- * One delivery per (outbox event, enabled webhook of the event's partner that covers its tenant and subscribes to its
- * type); an event already queued for a webhook is skipped. Returns how many deliveries were created. The body is built
- * here, from the outbox row: `timestamp` is the event's time as JavaScript's toISOString writes it (UTC, milliseconds).
+ * The insert of one delivery per (outbox event among `outboxIds`, a subquery, and enabled webhook of the event's
+ * partner that covers its tenant and subscribes to its type); an event already queued for a webhook is skipped. The
+ * body is built here, from the outbox row: `timestamp` is the event's time as JavaScript's toISOString writes it
+ * (UTC, milliseconds).
  */
-export async function enqueueDeliveries(db: Kysely<DB>, outboxIds: readonly string[]): Promise<number> {
-  if (outboxIds.length === 0) return 0;
-  const res = await sql`
+function insertDeliveries(outboxIds: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
     insert into webhook_deliveries (webhook_id, event_id, event_type, payload)
     select w.id, e.event_id, e.type,
            jsonb_build_object('type', e.type, 'timestamp', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.payload)
@@ -89,9 +89,36 @@ export async function enqueueDeliveries(db: Kysely<DB>, outboxIds: readonly stri
       and (w.tenant_id is null or w.tenant_id = e.tenant_id)
       and w.enabled
       and e.type = any (w.events)
-    where e.id = any (${outboxIds.map(String)}::bigint[])
-    on conflict on constraint webhook_deliveries__webhook_id_event_id do nothing`.execute(db);
+    where e.id in (${outboxIds})
+    on conflict on constraint webhook_deliveries__webhook_id_event_id do nothing`;
+}
+
+/** Queues the deliveries of the given outbox events (by outbox id); returns how many were created. */
+export async function enqueueDeliveries(db: Kysely<DB>, outboxIds: readonly string[]): Promise<number> {
+  if (outboxIds.length === 0) return 0;
+  const res = await insertDeliveries(sql`select unnest(${outboxIds.map(String)}::bigint[])`).execute(db);
   return Number(res.numAffectedRows ?? 0n);
+}
+
+/**
+ * Hands up to `limit` outbox events not handed on yet, oldest first, to webhooks: queues their deliveries and marks
+ * them published, in one statement (so one exchange, and on the embedded database no connection held between
+ * exchanges while the event loop is busy). Rows are claimed with FOR UPDATE SKIP LOCKED, so several instances never
+ * hand one event on twice; a row another instance published meanwhile fails the re-check of `published_at`.
+ * Returns how many events were handed on.
+ */
+export async function handOffEvents(db: Kysely<DB>, limit: number): Promise<number> {
+  const res = await sql<{ events: number }>`
+    with claimed as (
+      select id from outbox_events where published_at is null order by id limit ${limit} for update skip locked
+    ), queued as (
+      ${insertDeliveries(sql`select id from claimed`)}
+      returning 1
+    ), marked as (
+      update outbox_events set published_at = now() where id in (select id from claimed) returning 1
+    )
+    select count(*)::int as events from marked`.execute(db);
+  return res.rows[0]?.events ?? 0;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { DB } from '../../platform/db/types.ts';
 import {
   deleteWebhook,
   enqueueDeliveries,
+  handOffEvents,
   findPartnerDelivery,
   findWebhook,
   insertWebhook,
@@ -138,11 +139,14 @@ export function createWebhooksService(
       return toDelivery(row, await listAttempts(db, [row.id]));
     },
 
-    /**
-     * Queues one delivery per outbox event (by outbox id) and subscribed webhook. Called by the event dispatcher
-     * inside its transaction, so a delivery exists exactly when its event was handed on; enqueueing twice is harmless.
-     */
+    /** Queues one delivery per outbox event (by outbox id) and subscribed webhook; enqueueing twice is harmless. */
     enqueue: (trx: Kysely<DB>, outboxIds: readonly string[]): Promise<number> => enqueueDeliveries(trx, outboxIds),
+
+    /**
+     * The event dispatcher's hand-off: up to `limit` events not handed on yet get their deliveries and are marked
+     * published in one statement, so a delivery exists exactly when its event was handed on, once across instances.
+     */
+    handOff: (limit: number): Promise<number> => handOffEvents(db, limit),
 
     /**
      * Starts sending queued deliveries (once per process); `stop()` before the database closes. `onAttempt` is told

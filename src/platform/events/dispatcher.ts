@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { eventsAfter, lastEventId, type OutboxRow, outboxLagSeconds, publishPending } from './outbox.queries.ts';
+import { eventsAfter, lastEventId, type OutboxRow, outboxLagSeconds } from './outbox.queries.ts';
 import type { DB } from '../db/types.ts';
 import type { DomainEvent } from './domain-event.ts';
 import type { EventPubSub } from './pubsub.ts';
@@ -9,23 +9,27 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** How long a hole in the outbox ids is waited for (a transaction still committing) before it is skipped. */
   gapWaitMs?: number;
-  /** Hands each unpublished event on (by outbox id), once across all instances (webhook deliveries); inside the claiming transaction. */
-  publish?: (trx: Kysely<DB>, outboxIds: readonly string[]) => Promise<void>;
-  /** Called after each `publish` transaction committed (e.g. to start deliveries at once). */
-  published?: () => void;
+  /**
+   * Hands up to `limit` unpublished events on (webhook deliveries) and marks them published, once across all
+   * instances, in one statement; returns how many it handed on.
+   */
+  handOff?: (limit: number) => Promise<number>;
+  /** Called after each hand-off that handed events on (e.g. to start deliveries at once). */
+  handedOff?: () => void;
   log: { warn(obj: object, msg: string): void };
 }
 
 const BATCH = 500;
-const FIRST_PUBLISH = 50;
+const FIRST_HAND_OFF = 50;
 
 /**
  * Reads the outbox in order and dispatches it:
  * - to this process's live subscriptions: every instance tails the table itself (from where it was when it
  *   started), so an event written by any instance reaches subscribers on all of them, with no LISTEN/NOTIFY
  *   (which PGlite served over a socket does not carry) and nothing dispatched twice within a process;
- * - to `publish` (webhooks): rows are claimed with SKIP LOCKED and marked published in the same transaction, so
+ * - to `handOff` (webhooks): rows are claimed with SKIP LOCKED and marked published in the same statement, so
  *   each event is handed on exactly once across instances, including events written while no process ran.
+ * The two run independently: live subscribers never wait for a webhook hand-off, nor the hand-off for them.
  */
 export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: DispatcherOptions) {
   const pollMs = options.pollMs ?? 200;
@@ -33,8 +37,6 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
   let cursor = '0';
   let gapSince: number | null = null;
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
 
   async function tail(): Promise<void> {
@@ -56,36 +58,25 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
     }
   }
 
-  async function tick(): Promise<void> {
-    try {
-      await tail();
-      if (options.publish) {
-        // Deliveries of a batch start while the next batch is handed on; the first batch is small, so that a burst's
-        // first deliveries do not wait for a whole batch to be enqueued.
-        for (let size = FIRST_PUBLISH; ; size = BATCH) {
-          const n = await publishPending(db, size, options.publish);
-          if (n > 0) options.published?.();
-          if (n < size) break;
-        }
-      }
-    } catch (err) {
-      if (!stopped) options.log.warn({ err }, 'event dispatch failed; retrying');
+  async function handOff(handOffSome: (limit: number) => Promise<number>): Promise<void> {
+    // Deliveries of a batch start while the next batch is handed on; the first batch is small, so that a burst's
+    // first deliveries do not wait for a whole batch to be enqueued.
+    for (let size = FIRST_HAND_OFF; ; size = BATCH) {
+      const n = await handOffSome(size);
+      if (n > 0) options.handedOff?.();
+      if (n < size) return;
     }
   }
 
+  const loops = [singleFlight(tail), ...(options.handOff ? [singleFlight(() => handOff(options.handOff!))] : [])];
+  for (const loop of loops) {
+    loop.failed = (err) => {
+      if (!stopped) options.log.warn({ err }, 'event dispatch failed; retrying');
+    };
+  }
   function run(): void {
     if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = tick().finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        run();
-      }
-    });
+    for (const loop of loops) loop.run();
   }
 
   return {
@@ -103,9 +94,38 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
-      await running;
+      await Promise.all(loops.map((loop) => loop.idle()));
     },
   };
+}
+
+/**
+ * Runs `work` at most once at a time: a `run()` while it runs makes it run once more afterwards, so a wake-up is
+ * never lost and never runs it twice in parallel.
+ */
+function singleFlight(work: () => Promise<void>) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const loop = {
+    failed: (_err: unknown): void => {},
+    run(): void {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = work()
+        .catch((err: unknown) => loop.failed(err))
+        .finally(() => {
+          running = undefined;
+          if (again) {
+            again = false;
+            loop.run();
+          }
+        });
+    },
+    idle: (): Promise<void> | undefined => running,
+  };
+  return loop;
 }
 export type Dispatcher = ReturnType<typeof createDispatcher>;
 

@@ -30,35 +30,6 @@ export async function eventsAfter(db: Kysely<DB>, afterId: string, limit: number
   return db.selectFrom('outboxEvents').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
 }
 
-/**
- * Hands up to `limit` unpublished events, by outbox id, to `publish` (e.g. enqueueing webhook deliveries) and marks
- * them published, in one short transaction; rows are claimed with FOR UPDATE SKIP LOCKED so several instances never
- * hand off one twice. Only ids leave the database: `publish` reads what it needs in SQL (a batch's payloads read
- * out and written back as JSON were a third of the time to the first webhook delivery).
- */
-export async function publishPending(
-  db: Kysely<DB>,
-  limit: number,
-  publish: (trx: Kysely<DB>, outboxIds: readonly string[]) => Promise<void>,
-): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('outboxEvents')
-      .select('id')
-      .where('publishedAt', 'is', null)
-      .orderBy('id')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (rows.length === 0) return 0;
-    const ids = rows.map((r) => String(r.id));
-    await publish(trx, ids);
-    await trx.updateTable('outboxEvents').set({ publishedAt: new Date() }).where('id', 'in', ids).execute();
-    return rows.length;
-  });
-}
-
 /** Seconds since the oldest event not handed on yet was written (0: none waits); the unpublished index serves it. */
 export async function outboxLagSeconds(db: Kysely<DB>): Promise<number> {
   const row = await db
