@@ -247,6 +247,9 @@ describe('time off', () => {
         endDate: '2026-06-02',
         reason: `r${i}`,
       });
+      // The embedded database's clock counts milliseconds: requests made within one tie on created_at, and the
+      // list's order among them is the id's. Apart, "latest" is well defined.
+      await new Promise((r) => setTimeout(r, 2));
     }
     const res = await http(t.base, 'GET', `${base()}/time-off`, { headers: key() });
     expect(res.body.data.requests).toHaveLength(200);
