@@ -44,7 +44,9 @@ const VALUES = sql`select
   '[1,2.5,3]'::vector(3) as vec, '\\x00ff'::bytea as raw, null::text as nothing, '1 day'::interval as span,
   gen_random_uuid() is not null as has_uuid, ${Buffer.from([1, 2, 255])}::bytea as param_raw,
   ${new Date('2026-03-09T10:11:12.345Z')}::timestamptz as param_at, ${['x', 'y']}::text[] as param_tags,
-  ${{ k: 1 }}::jsonb as param_doc, ${3}::int as param_int, ${true}::boolean as param_bool`;
+  ${{ k: 1 }}::jsonb as param_doc, ${3}::int as param_int, ${true}::boolean as param_bool,
+  ${JSON.stringify({ snake_key: [{ inner_key: 1 }, 'x_y'], other_key: null })}::jsonb as nested_doc,
+  array[${JSON.stringify({ a_b: 1 })}::jsonb] as doc_list`;
 
 describe.each([
   ['on this thread', () => inThread],
@@ -63,6 +65,9 @@ describe.each([
       tags: ['a', 'b"c'],
       doc: { a: [1, 'x'] },
       paramDoc: { k: 1 },
+      // Keys of json values are renamed as Kysely's CamelCasePlugin renames them, on both paths.
+      nestedDoc: { snakeKey: [{ innerKey: 1 }, 'x_y'], otherKey: null },
+      docList: [{ aB: 1 }],
     });
   });
 
@@ -128,6 +133,37 @@ describe.each([
     const [bad, good] = await Promise.allSettled([sql`select 1/0`.execute(direct.db), sql<{ one: number }>`select 1 as one`.execute(direct.db)]);
     expect(bad).toMatchObject({ status: 'rejected', reason: { code: '22012', message: 'division by zero' } });
     expect(good).toMatchObject({ status: 'fulfilled', value: { rows: [{ one: 1 }] } });
+  });
+
+  test('a statement is prepared once; a stale one is prepared again; at most 200 stay prepared', async () => {
+    const direct = database();
+    await sql`create table prepared_probe (id int primary key)`.execute(direct.db);
+    await sql`insert into prepared_probe values (1)`.execute(direct.db);
+    const read = () => sql<Record<string, unknown>>`select * from prepared_probe where id = ${1}`.execute(direct.db);
+    const preparedCount = async (like: string) =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like ${like}`.execute(direct.db)).rows[0]!.n;
+    for (let i = 0; i < 3; i++) expect((await read()).rows).toEqual([{ id: 1 }]);
+    expect(await preparedCount('select * from prepared_probe%')).toBe(1);
+    // A new column changes what `select *` returns: Postgres refuses the cached plan (0A000), the driver prepares again.
+    await sql`alter table prepared_probe add column note text default 'x'`.execute(direct.db);
+    expect((await read()).rows).toEqual([{ id: 1, note: 'x' }]);
+    // Statements dropped behind the driver's back (26000 on the next run): prepared again.
+    await sql`deallocate all`.execute(direct.db);
+    expect((await read()).rows).toEqual([{ id: 1, note: 'x' }]);
+    // In a transaction block the stale statement fails that transaction, as with any driver; the next run recovers.
+    await sql`alter table prepared_probe add column extra int default 2`.execute(direct.db);
+    await expect(direct.db.transaction().execute(async (trx) => sql`select * from prepared_probe where id = ${1}`.execute(trx))).rejects.toMatchObject({
+      code: '0A000',
+    });
+    expect((await read()).rows).toEqual([{ id: 1, note: 'x', extra: 2 }]);
+    // A statement that does not parse is not kept; a statement that fails when it runs is, and stays correct.
+    await expect(sql`select nope from prepared_probe where id = ${1}`.execute(direct.db)).rejects.toMatchObject({ code: '42703' });
+    await expect(sql`select 1 / ${0}::int`.execute(direct.db)).rejects.toMatchObject({ code: '22012' });
+    expect((await sql<{ q: number }>`select 4 / ${2}::int as q`.execute(direct.db)).rows).toEqual([{ q: 2 }]);
+    // Many distinct statements: the least recently used are closed.
+    for (let i = 0; i < 230; i++) await sql`select ${i}::int + ${sql.lit(i)} as n`.execute(direct.db);
+    expect(await preparedCount('select $1::int + %')).toBeLessThanOrEqual(200);
+    expect((await sql<{ n: number }>`select ${1}::int + ${sql.lit(229)} as n`.execute(direct.db)).rows).toEqual([{ n: 230 }]);
   });
 });
 

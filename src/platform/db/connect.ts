@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { CamelCasePlugin, type Dialect, Kysely, PostgresDialect } from 'kysely';
+import { CamelCaseQueries } from './camel-case-rows.ts';
 import pg from 'pg';
 import './pg-values.ts';
 import { ConnectionLock, type EmbeddedEngine, enginePool, inThisThread, PGliteDialect, type SqlPool } from './pglite-dialect.ts';
@@ -34,10 +35,11 @@ export type ConnectOptions = (
   onQuery?: (sql: string) => void;
 };
 
-function kysely(dialect: Dialect, onQuery?: (sql: string) => void): Kysely<DB> {
+/** `rowsRenamed`: the dialect returns rows keyed as CamelCasePlugin keys them (the embedded engine). */
+function kysely(dialect: Dialect, onQuery?: (sql: string) => void, rowsRenamed = false): Kysely<DB> {
   return new Kysely<DB>({
     dialect,
-    plugins: [new CamelCasePlugin()],
+    plugins: [rowsRenamed ? new CamelCaseQueries() : new CamelCasePlugin()],
     ...(onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql)) } : {}),
   });
 }
@@ -65,7 +67,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
   const { engine, pglite, closeEngine } = await embeddedEngine(options);
   const lock = new ConnectionLock();
   const pool = enginePool(engine, lock);
-  const db = kysely(new PGliteDialect(engine, lock), options.onQuery);
+  const db = kysely(new PGliteDialect(engine, lock), options.onQuery, true);
   return {
     db,
     kind: 'pglite',

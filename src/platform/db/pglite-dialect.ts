@@ -15,12 +15,14 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { RowNames } from './camel-case-rows.ts';
 import { prepare } from './pg-values.ts';
 import { runStatement } from './pglite-protocol.ts';
 
 // Kysely straight on PGlite: no `pg` client and no emulated wire protocol in between (issue 17: the node-postgres
 // adapter cost ~3× PGlite's query() per statement), each statement one protocol exchange (pglite-protocol.ts).
-// Values go in and come out exactly as on the `pg` path (pg-values.ts). The engine is PGlite on its own thread (pglite-thread.ts, the server's) or on this one
+// Values go in and come out exactly as on the `pg` path (pg-values.ts); rows come back already keyed as Kysely's
+// CamelCasePlugin keys them (camel-case-rows.ts), so the Kysely instance only renames identifiers in queries. The engine is PGlite on its own thread (pglite-thread.ts, the server's) or on this one
 // (`inThisThread`: tests that also serve it over a socket).
 // PGlite has one backend, so the driver has one connection behind a lock: a transaction holds it from BEGIN to
 // COMMIT, and everything else that talks to this PGlite (its statements, the pool of `enginePool`) waits for it.
@@ -39,13 +41,18 @@ export interface EngineResult {
 export interface EmbeddedEngine {
   /** Statements run in the order `run` is called, so the lock is released once a statement is sent. */
   readonly pipelined: boolean;
-  /** With parameters: the extended protocol; without: the simple protocol (several statements allowed). */
-  run(sql: string, params?: unknown[]): Promise<EngineResult>;
+  /**
+   * With parameters: the extended protocol; without: the simple protocol (several statements allowed).
+   * `camelCase`: rows keyed as Kysely's CamelCasePlugin would key them (camel-case-rows.ts).
+   */
+  run(sql: string, params?: unknown[], camelCase?: boolean): Promise<EngineResult>;
 }
+
+const rowNames = new RowNames();
 
 /** A PGlite on this thread as an engine: each statement holds the lock until its answer is back. */
 export function inThisThread(pglite: PGlite): EmbeddedEngine {
-  return { pipelined: false, run: (sql, params) => runStatement(pglite, sql, params) };
+  return { pipelined: false, run: (sql, params, camelCase) => runStatement(pglite, sql, params, camelCase ? rowNames : undefined) };
 }
 
 /** One holder at a time, in arrival order. */
@@ -86,11 +93,11 @@ class PGliteConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const params = compiled.parameters.length ? compiled.parameters.map(prepare) : undefined;
     let pending: Promise<EngineResult>;
-    if (this.release) pending = this.engine.run(compiled.sql, params);
+    if (this.release) pending = this.engine.run(compiled.sql, params, true);
     else {
       const release = await this.lock.acquire();
       try {
-        pending = this.engine.run(compiled.sql, params);
+        pending = this.engine.run(compiled.sql, params, true);
       } finally {
         release();
       }

@@ -19,6 +19,8 @@ export interface EngineRequest {
   sql: string;
   /** Prepared text parameters; none: the simple protocol (several statements allowed). */
   params?: unknown[];
+  /** Rows keyed as Kysely's CamelCasePlugin keys them. */
+  camelCase?: boolean;
 }
 export interface EngineReply {
   id: number;
@@ -62,14 +64,14 @@ export class PGliteThread implements EmbeddedEngine {
     return thread;
   }
 
-  run(sql: string, params?: unknown[]): Promise<EngineResult> {
+  run(sql: string, params?: unknown[], camelCase?: boolean): Promise<EngineResult> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     // Referenced only while a statement is out, so an idle database never keeps the process alive.
     if (this.#pending.size === 0) this.worker.ref();
     return new Promise<EngineResult>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, sql, params } satisfies EngineRequest);
+      this.worker.postMessage({ id, sql, params, camelCase } satisfies EngineRequest);
     });
   }
 

@@ -4,12 +4,14 @@
 // and JSON while this one keeps the database.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
+import { RowNames } from './camel-case-rows.ts';
 import { openPglite } from './pglite-open.ts';
 import './pg-values.ts';
 import { runStatement } from './pglite-protocol.ts';
 import type { EngineReply, EngineRequest, WorkerOptions } from './pglite-thread.ts';
 
 const port = parentPort!;
+const rowNames = new RowNames();
 const options = workerData as WorkerOptions;
 
 /** A database error as plain fields (structured cloning keeps only an Error's name and message): code, constraint, … */
@@ -41,7 +43,7 @@ function byteaColumns(rows: Record<string, unknown>[]): string[] | undefined {
 
 async function run(pglite: PGlite, request: EngineRequest): Promise<EngineReply> {
   try {
-    const { rows, command, rowCount } = await runStatement(pglite, request.sql, request.params);
+    const { rows, command, rowCount } = await runStatement(pglite, request.sql, request.params, request.camelCase ? rowNames : undefined);
     return { id: request.id, rows, command, rowCount, bytea: byteaColumns(rows) };
   } catch (err) {
     return { id: request.id, error: errorFields(err) };
