@@ -1,37 +1,47 @@
-import { CamelCasePlugin, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
-
 // Kysely's CamelCasePlugin renames every result row's keys (and, recursively, those of plain objects in json
-// columns) on the event loop: ~4% of a 35-item read's main-thread time. On the embedded database the rows are
-// built by the database's own thread, so they are built there with the plugin's names, once per column, and the
-// Kysely instance keeps only the plugin's query half (identifiers to snake_case). The names are the plugin's own.
+// columns) on the event loop: ~4% of a 35-item read's main-thread time. On the embedded database the rows are built
+// by the database's own thread, so they are built there with the same names, once per column, and the Kysely
+// instance keeps only the plugin's query half (CamelCaseQueries in connect.ts). This is the plugin's renaming with its
+// default options, written out so the database's thread does not load Kysely (~7 MB of its idle memory);
+// test/unit/camel-case-rows.test.ts holds it to the plugin's own output.
 
-/** The plugin's renaming, applied where the rows are read. */
-export class RowNames extends CamelCasePlugin {
-  readonly #names = new Map<string, string>();
+/** CamelCasePlugin's renaming, applied where the rows are read. */
+export class RowNames {
+  readonly #columns = new Map<string, string>();
 
-  /** A column's key in a row. */
+  /** A column's key in a row (remembered: a statement's columns are few and recur). */
   name(column: string): string {
-    let name = this.#names.get(column);
-    if (name === undefined) this.#names.set(column, (name = this.camelCase(column)));
+    let name = this.#columns.get(column);
+    if (name === undefined) this.#columns.set(column, (name = camelCase(column)));
     return name;
   }
 
   /** A value as the plugin leaves it: a plain object (json), or one inside an array, has its keys renamed too. */
   value(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((item) => (isPlainObject(item) ? this.mapRow(item) : item));
-    return isPlainObject(value) ? this.mapRow(value) : value;
+    if (Array.isArray(value)) return value.map((item) => (isPlainObject(item) ? this.#object(item) : item));
+    return isPlainObject(value) ? this.#object(value) : value;
+  }
+
+  #object(object: Record<string, unknown>): Record<string, unknown> {
+    const renamed: Record<string, unknown> = {};
+    for (const key of Object.keys(object)) renamed[camelCase(key)] = this.value(object[key]);
+    return renamed;
   }
 }
 
-/** CamelCasePlugin for queries only: the engine returns rows already renamed (RowNames). */
-export class CamelCaseQueries extends CamelCasePlugin {
-  override async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return args.result;
+/** Kysely's camel-case mapper (default options): underscores dropped, the character after one upper-cased. */
+function camelCase(name: string): string {
+  if (name.length === 0) return name;
+  let out = name[0]!;
+  for (let i = 1; i < name.length; i++) {
+    const char = name[i]!;
+    if (char !== '_') out += name[i - 1] === '_' ? char.toUpperCase() : char;
   }
+  return out;
 }
 
-/** Kysely's test for what its plugin recurses into: an object of class Object (or none). */
-function isPlainObject(value: unknown): value is UnknownRow {
+/** Kysely's test for what its plugin recurses into: an object whose prototype is the root of its chain (or none). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Object.prototype.toString.call(value) !== '[object Object]') return false;
   const proto = Object.getPrototypeOf(value) as object | null;
   return proto === null || Object.getPrototypeOf(proto) === null;

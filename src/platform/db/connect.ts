@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { CamelCasePlugin, type Dialect, Kysely, PostgresDialect } from 'kysely';
-import { CamelCaseQueries } from './camel-case-rows.ts';
+import { CamelCasePlugin, type Dialect, Kysely, type PluginTransformResultArgs, PostgresDialect, type QueryResult, type UnknownRow } from 'kysely';
 import pg from 'pg';
 import './pg-values.ts';
 import { ConnectionLock, type EmbeddedEngine, enginePool, inThisThread, PGliteDialect, type SqlPool } from './pglite-dialect.ts';
@@ -34,6 +33,13 @@ export type ConnectOptions = (
   /** Sees every SQL statement Kysely runs (tests count them to prove there is no N+1). */
   onQuery?: (sql: string) => void;
 };
+
+/** CamelCasePlugin for queries only: the embedded engine returns rows already renamed (camel-case-rows.ts). */
+class CamelCaseQueries extends CamelCasePlugin {
+  override async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
 
 /** `rowsRenamed`: the dialect returns rows keyed as CamelCasePlugin keys them (the embedded engine). */
 function kysely(dialect: Dialect, onQuery?: (sql: string) => void, rowsRenamed = false): Kysely<DB> {

@@ -1,18 +1,19 @@
-import pg from 'pg';
+import types from 'pg-types';
 
-// Values in and out of the database as node-postgres passes them: parameters are prepared by pg's prepareValue (for
-// PGlite as text, pglite-protocol.ts), result columns are parsed by pg-types' text parsers, so a date stays
-// 'YYYY-MM-DD', numeric and int8 stay strings, json is parsed, and unknown types such as pgvector's come back as text.
+// Values out of the database as node-postgres reads them: result columns are parsed by pg-types' text parsers (the
+// same module `pg` uses, so both paths share these settings), so a date stays 'YYYY-MM-DD', numeric and int8 stay
+// strings, json is parsed, and unknown types such as pgvector's come back as text. Imported for its settings by
+// connect.ts (main thread) and by the embedded database's thread, which loads pg-types without the rest of `pg`.
 
 // A `date` is a calendar day: keep Postgres' 'YYYY-MM-DD' text instead of a Date at local midnight, which
 // shifts the day in any time zone west of UTC. (Here so that the database thread parses dates the same way.)
-pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+types.setTypeParser(types.builtins.DATE, (value: string) => value);
 
 // A timestamptz as Postgres writes it in a UTC session, 'YYYY-MM-DD HH:MM:SS[.ffffff]+00', is read here without
 // postgres-date's regular expressions (7% of the database thread's time on a 35-item list); anything else (another
 // offset, BC, infinity, a year before 1000) goes to pg-types' own parser. Both give the same Date.
-const slowTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => unknown;
-pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (text: string) => utcTimestamp(text) ?? slowTimestamptz(text));
+const slowTimestamptz = types.getTypeParser(types.builtins.TIMESTAMPTZ, 'text') as (text: string) => unknown;
+types.setTypeParser(types.builtins.TIMESTAMPTZ, (text: string) => utcTimestamp(text) ?? slowTimestamptz(text));
 
 /** The number written at text[from, to), or -1 if a character there is not a digit. */
 function digitsAt(text: string, from: number, to: number): number {
@@ -45,11 +46,4 @@ function utcTimestamp(text: string): Date | undefined {
     ms = Math.trunc(fraction / 10 ** (end - 20 - 3));
   }
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
-}
-
-const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils.prepareValue;
-/** A parameter as node-postgres sends it (text), with bytea in its text form instead of a binary parameter. */
-export function prepare(value: unknown): unknown {
-  const prepared = prepareValue(value);
-  return Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : prepared;
 }

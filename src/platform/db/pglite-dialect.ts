@@ -15,13 +15,13 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import pg from 'pg';
 import { RowNames } from './camel-case-rows.ts';
-import { prepare } from './pg-values.ts';
 import { runStatement } from './pglite-protocol.ts';
 
 // Kysely straight on PGlite: no `pg` client and no emulated wire protocol in between (issue 17: the node-postgres
 // adapter cost ~3× PGlite's query() per statement), each statement one protocol exchange (pglite-protocol.ts).
-// Values go in and come out exactly as on the `pg` path (pg-values.ts); rows come back already keyed as Kysely's
+// Values go in (pg's prepareValue) and come out (pg-values.ts) exactly as on the `pg` path; rows come back already keyed as Kysely's
 // CamelCasePlugin keys them (camel-case-rows.ts), so the Kysely instance only renames identifiers in queries. The engine is PGlite on its own thread (pglite-thread.ts, the server's) or on this one
 // (`inThisThread`: tests that also serve it over a socket).
 // PGlite has one backend, so the driver has one connection behind a lock: a transaction holds it from BEGIN to
@@ -29,6 +29,13 @@ import { runStatement } from './pglite-protocol.ts';
 // A statement outside a transaction holds the lock only until it is handed to a pipelined engine (the thread runs
 // statements in the order they arrive), so statements of concurrent requests queue in the database's thread
 // instead of each waiting for the previous answer to come back.
+
+const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils.prepareValue;
+/** A parameter as node-postgres sends it (text: pg's prepareValue), with bytea in its text form, not a binary one. */
+function prepare(value: unknown): unknown {
+  const prepared = prepareValue(value);
+  return Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : prepared;
+}
 
 /** What a statement returns. */
 export interface EngineResult {

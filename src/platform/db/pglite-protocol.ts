@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { serialize } from 'pg-protocol';
+import { DatabaseError, serialize } from 'pg-protocol';
+import types from 'pg-types';
 import type { RowNames } from './camel-case-rows.ts';
 import type { EngineResult } from './pglite-dialect.ts';
 
@@ -32,7 +32,7 @@ const ERROR_FIELDS: Record<string, string> = {
   R: 'routine',
 };
 
-/** A parameter already prepared as text (pg-values.ts `prepare`), or null. */
+/** A parameter already prepared as text (the driver's `prepare`, pglite-dialect.ts), or null. */
 function textParameter(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
@@ -227,7 +227,7 @@ function describeRow(bytes: Buffer, at: number, rename: RowNames | undefined): [
     at = nul + 1;
     // table oid (4), column number (2), type oid (4), type size (2), type modifier (4), format (2)
     const typeOid = bytes.readUInt32BE(at + 6);
-    parsers[i] = pg.types.getTypeParser(typeOid, 'text') as Parser;
+    parsers[i] = types.getTypeParser(typeOid, 'text') as Parser;
     at += 18;
   }
   return [names, parsers];
@@ -268,5 +268,5 @@ function errorResponse(bytes: Buffer, at: number, end: number): Error {
 
 /** node-postgres' DatabaseError with PostgreSQL's fields (also how the database's thread hands one over). */
 export function databaseError(message: string, fields: Record<string, unknown>): Error {
-  return Object.assign(new pg.DatabaseError(message, 0, 'error'), fields);
+  return Object.assign(new DatabaseError(message, 0, 'error'), fields);
 }
