@@ -10,6 +10,7 @@ const BENCHES: Record<string, string> = {
   hostile: 'hostile-queries.ts',
   http: 'http/main.ts',
   memory: 'memory.ts',
+  apollo: 'apollo-floor.ts',
 };
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = names.filter((n) => !(n in BENCHES));
