@@ -24,14 +24,17 @@ export class RowNames {
 
   #object(object: Record<string, unknown>): Record<string, unknown> {
     const renamed: Record<string, unknown> = {};
-    for (const key of Object.keys(object)) renamed[camelCase(key)] = this.value(object[key]);
+    for (const key of Object.keys(object)) {
+      const value = object[key];
+      renamed[camelCase(key)] = typeof value === 'object' && value !== null ? this.value(value) : value;
+    }
     return renamed;
   }
 }
 
 /** Kysely's camel-case mapper (default options): underscores dropped, the character after one upper-cased. */
 function camelCase(name: string): string {
-  if (name.length === 0) return name;
+  if (!name.includes('_')) return name; // most json keys: already camel-cased
   let out = name[0]!;
   for (let i = 1; i < name.length; i++) {
     const char = name[i]!;
