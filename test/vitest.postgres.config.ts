@@ -19,7 +19,11 @@ if (!process.env.TEST_DATABASE_URL) {
 export default testConfig([
   {
     name: 'postgres',
-    include: ['test/api/**/*.test.ts', 'test/db/{invoice-recording,extraction-recovery,pg-server,webhook-attempts}.test.ts', 'test/e2e/multi-instance.test.ts'],
+    include: [
+      'test/api/**/*.test.ts',
+      'test/db/{invoice-recording,extraction-recovery,pg-server,webhook-attempts,event-dispatch}.test.ts',
+      'test/e2e/multi-instance.test.ts',
+    ],
     exclude: ['test/api/{responsiveness,fair-uploads}.test.ts'],
     isolate: false,
   },

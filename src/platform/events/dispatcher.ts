@@ -68,14 +68,14 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
     }
   }
 
-  const loops = [singleFlight(tail), ...(options.handOff ? [singleFlight(() => handOff(options.handOff!))] : [])];
+  const active = () => !stopped;
+  const loops = [singleFlight(tail, active), ...(options.handOff ? [singleFlight(() => handOff(options.handOff!), active)] : [])];
   for (const loop of loops) {
     loop.failed = (err) => {
       if (!stopped) options.log.warn({ err }, 'event dispatch failed; retrying');
     };
   }
   function run(): void {
-    if (stopped) return;
     for (const loop of loops) loop.run();
   }
 
@@ -101,14 +101,16 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
 
 /**
  * Runs `work` at most once at a time: a `run()` while it runs makes it run once more afterwards, so a wake-up is
- * never lost and never runs it twice in parallel.
+ * never lost and never runs it twice in parallel. Nothing starts once `active()` is false; `idle()` resolves when
+ * no run is in flight.
  */
-function singleFlight(work: () => Promise<void>) {
+function singleFlight(work: () => Promise<void>, active: () => boolean) {
   let running: Promise<void> | undefined;
   let again = false;
   const loop = {
     failed: (_err: unknown): void => {},
     run(): void {
+      if (!active()) return;
       if (running) {
         again = true;
         return;
@@ -123,7 +125,9 @@ function singleFlight(work: () => Promise<void>) {
           }
         });
     },
-    idle: (): Promise<void> | undefined => running,
+    async idle(): Promise<void> {
+      while (running) await running;
+    },
   };
   return loop;
 }
