@@ -2,7 +2,7 @@
 // columns) on the event loop: ~4% of a 35-item read's main-thread time. On the embedded database the rows are built
 // by the database's own thread, so they are built there with the same names, once per column, and the Kysely
 // instance keeps only the plugin's query half (CamelCaseQueries in connect.ts). This is the plugin's renaming with its
-// default options, written out so the database's thread does not load Kysely (~7 MB of its idle memory);
+// default options, written out so the database's thread does not load Kysely (with `pg`, 10–20 MB of idle RSS);
 // test/unit/camel-case-rows.test.ts holds it to the plugin's own output.
 
 /** CamelCasePlugin's renaming, applied where the rows are read. */

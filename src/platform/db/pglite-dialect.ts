@@ -21,9 +21,10 @@ import { runStatement } from './pglite-protocol.ts';
 
 // Kysely straight on PGlite: no `pg` client and no emulated wire protocol in between (issue 17: the node-postgres
 // adapter cost ~3× PGlite's query() per statement), each statement one protocol exchange (pglite-protocol.ts).
-// Values go in (pg's prepareValue) and come out (pg-values.ts) exactly as on the `pg` path; rows come back already keyed as Kysely's
-// CamelCasePlugin keys them (camel-case-rows.ts), so the Kysely instance only renames identifiers in queries. The engine is PGlite on its own thread (pglite-thread.ts, the server's) or on this one
-// (`inThisThread`: tests that also serve it over a socket).
+// Values go in (pg's prepareValue) and come out (pg-values.ts) exactly as on the `pg` path; rows come back already
+// keyed as Kysely's CamelCasePlugin keys them (camel-case-rows.ts), so the Kysely instance only renames identifiers in
+// queries. The engine is PGlite on its own thread (pglite-thread.ts, the server's) or on this one (`inThisThread`:
+// tests that also serve it over a socket).
 // PGlite has one backend, so the driver has one connection behind a lock: a transaction holds it from BEGIN to
 // COMMIT, and everything else that talks to this PGlite (its statements, the pool of `enginePool`) waits for it.
 // A statement outside a transaction holds the lock only until it is handed to a pipelined engine (the thread runs

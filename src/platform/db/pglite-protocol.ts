@@ -5,9 +5,10 @@ import type { RowNames } from './camel-case-rows.ts';
 import type { EngineResult } from './pglite-dialect.ts';
 
 // One statement on PGlite in one exchange of the extended protocol (Parse once per distinct statement, then Bind,
-// Describe, Execute, Sync), its answer read here from the raw bytes. PGlite's query() sends those as six exchanges, then parses every message with
-// pg-protocol's general parser and builds the rows: measured on the demo seed's inventory list (35 rows × 13
-// columns, issue 17) 1.3 ms, of which Postgres itself (the exchange with the answer left unparsed) 0.28 ms.
+// Describe, Execute, Sync), its answer read here from the raw bytes. PGlite's query() sends those as six exchanges,
+// then parses every message with pg-protocol's general parser and builds the rows: measured on the demo seed's
+// inventory list (35 rows × 13 columns, issue 17) 1.3 ms, of which Postgres itself (the exchange with the answer left
+// unparsed) 0.28 ms.
 // Values are read as node-postgres reads them: every column as text through pg-types' parser for its type.
 // Without parameters the simple protocol runs the text as a script (several statements), and the last statement's
 // result is returned, as PGlite's exec() and pg do.
@@ -136,7 +137,8 @@ export async function runStatement(pglite: PGlite, sql: string, params?: unknown
     const code = (answer.error as { code?: string } | undefined)?.code;
     if (known !== undefined && code !== undefined && STALE_STATEMENT.has(code)) {
       statements.forget(sql, code !== '26000');
-      // Outside a transaction block nothing ran: prepare it again. Inside one, the transaction has failed anyway.
+      // Outside a transaction block the failed statement left no trace: prepare it again and rerun it (a 0A000 that
+      // was not the cached plan's comes back the same way). Inside one, the transaction has failed anyway.
       if (attempt === 0 && answer.status === 'I') continue;
     }
     return outcome(answer);
