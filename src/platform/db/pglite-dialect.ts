@@ -17,7 +17,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { RowNames } from './camel-case-rows.ts';
-import { runStatement } from './pglite-protocol.ts';
+import { engineResult, runStatement } from './pglite-protocol.ts';
 
 // Kysely straight on PGlite: no `pg` client and no emulated wire protocol in between (issue 17: the node-postgres
 // adapter cost ~3× PGlite's query() per statement), each statement one protocol exchange (pglite-protocol.ts).
@@ -60,7 +60,7 @@ const rowNames = new RowNames();
 
 /** A PGlite on this thread as an engine: each statement holds the lock until its answer is back. */
 export function inThisThread(pglite: PGlite): EmbeddedEngine {
-  return { pipelined: false, run: (sql, params, camelCase) => runStatement(pglite, sql, params, camelCase ? rowNames : undefined) };
+  return { pipelined: false, run: async (sql, params, camelCase) => engineResult(await runStatement(pglite, sql, params, camelCase ? rowNames : undefined)) };
 }
 
 /** One holder at a time, in arrival order. */

@@ -4,6 +4,35 @@ import types from 'pg-types';
 import type { RowNames } from './camel-case-rows.ts';
 import type { EngineResult } from './pglite-dialect.ts';
 
+/**
+ * A statement's result with its rows as arrays of values beside the column names: what the database's thread sends
+ * (structured cloning writes no key per value: the 35-item list's rows cloned in ~56 µs instead of ~95, counting the
+ * objects built on the other side). `rowsOf` makes the rows.
+ */
+export interface StatementResult {
+  columns: string[];
+  values: unknown[][];
+  command?: string;
+  rowCount?: number;
+}
+
+/** The rows of a result as objects (a repeated column name keeps its last value, as in node-postgres). */
+export function rowsOf({ columns, values }: Pick<StatementResult, 'columns' | 'values'>): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = new Array(values.length);
+  for (let r = 0; r < values.length; r++) {
+    const row: Record<string, unknown> = {};
+    const value = values[r]!;
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = value[i];
+    rows[r] = row;
+  }
+  return rows;
+}
+
+/** A result as Kysely's driver takes it. */
+export function engineResult(result: StatementResult): EngineResult {
+  return { rows: rowsOf(result), command: result.command, rowCount: result.rowCount };
+}
+
 // One statement on PGlite in one exchange of the extended protocol (Parse once per distinct statement, then Bind,
 // Describe, Execute, Sync), its answer read here from the raw bytes. PGlite's query() sends those as six exchanges,
 // then parses every message with pg-protocol's general parser and builds the rows: measured on the demo seed's
@@ -114,7 +143,7 @@ async function exchange(pglite: PGlite, message: Uint8Array, names?: RowNames): 
  * parameters (the extended protocol) the statement is prepared once and then only bound and executed. `names`:
  * rows keyed (and json values renamed) as Kysely's CamelCasePlugin would.
  */
-export async function runStatement(pglite: PGlite, sql: string, params?: unknown[], names?: RowNames): Promise<EngineResult> {
+export async function runStatement(pglite: PGlite, sql: string, params?: unknown[], names?: RowNames): Promise<StatementResult> {
   if (!params) return outcome(await exchange(pglite, serialize.query(sql), names));
   let statements = prepared.get(pglite);
   if (!statements) prepared.set(pglite, (statements = new PreparedStatements()));
@@ -149,7 +178,7 @@ type Parser = (text: string) => unknown;
 
 /** What one exchange answered. */
 interface Answer {
-  result: EngineResult;
+  result: StatementResult;
   /** The first ErrorResponse. */
   error?: Error;
   /** A ParseComplete came back: the statement sent with Parse now exists. */
@@ -158,7 +187,7 @@ interface Answer {
   status?: string;
 }
 
-function outcome(answer: Answer): EngineResult {
+function outcome(answer: Answer): StatementResult {
   if (answer.error) throw answer.error;
   return answer.result;
 }
@@ -167,8 +196,8 @@ function outcome(answer: Answer): EngineResult {
 function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
   let names: string[] = [];
   let parsers: Parser[] = [];
-  let rows: Record<string, unknown>[] = [];
-  let last: EngineResult = { rows: [] };
+  let rows: unknown[][] = [];
+  let last: StatementResult = { columns: [], values: [] };
   let error: Error | undefined;
   let parsed = false;
   let status: string | undefined;
@@ -184,7 +213,7 @@ function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
         rows = [];
         break;
       case 0x44: // D DataRow
-        rows.push(readRow(bytes, body, names, parsers, rename));
+        rows.push(readRow(bytes, body, parsers, rename));
         break;
       case 0x43: {
         // C CommandComplete: "SELECT 35", "INSERT 0 2", "UPDATE 3", "BEGIN", "COMMIT" (or "ROLLBACK" after an error)
@@ -192,14 +221,14 @@ function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
         const space = tag.lastIndexOf(' ');
         const count = space > 0 ? Number(tag.slice(space + 1)) : NaN;
         const command = (tag.includes(' ') ? tag.slice(0, tag.indexOf(' ')) : tag).toUpperCase();
-        last = { rows, command, ...(Number.isInteger(count) ? { rowCount: count } : {}) };
+        last = { columns: names, values: rows, command, ...(Number.isInteger(count) ? { rowCount: count } : {}) };
         rows = [];
         names = [];
         parsers = [];
         break;
       }
       case 0x49: // I EmptyQueryResponse
-        last = { rows: [] };
+        last = { columns: [], values: [] };
         break;
       case 0x45: // E ErrorResponse
         error ??= errorResponse(bytes, body, end);
@@ -235,22 +264,22 @@ function describeRow(bytes: Buffer, at: number, rename: RowNames | undefined): [
   return [names, parsers];
 }
 
-function readRow(bytes: Buffer, at: number, names: string[], parsers: Parser[], rename: RowNames | undefined): Record<string, unknown> {
+function readRow(bytes: Buffer, at: number, parsers: Parser[], rename: RowNames | undefined): unknown[] {
   const count = bytes.readInt16BE(at);
   at += 2;
-  const row: Record<string, unknown> = {};
+  const values: unknown[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const length = bytes.readInt32BE(at);
     at += 4;
     if (length < 0) {
-      row[names[i]!] = null;
+      values[i] = null;
       continue;
     }
     const value = parsers[i]!(bytes.toString('utf8', at, at + length));
-    row[names[i]!] = rename && typeof value === 'object' && value !== null ? rename.value(value) : value;
+    values[i] = rename && typeof value === 'object' && value !== null ? rename.value(value) : value;
     at += length;
   }
-  return row;
+  return values;
 }
 
 /** An ErrorResponse as node-postgres raises it: a DatabaseError with the fields PostgreSQL sent. */

@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { siblingModule } from '../lib/module-file.ts';
 import { startWorker } from '../lib/worker-thread.ts';
 import type { EmbeddedEngine, EngineResult } from './pglite-dialect.ts';
-import { databaseError } from './pglite-protocol.ts';
+import { databaseError, rowsOf } from './pglite-protocol.ts';
 
 // The main thread's side of the embedded database's own thread (pglite-worker.ts). Each statement is one message;
 // the worker answers in order. Measured on the demo seed's inventory list (issue 17): PGlite spends ~1.3 ms per
@@ -24,11 +24,13 @@ export interface EngineRequest {
 }
 export interface EngineReply {
   id: number;
-  rows?: Record<string, unknown>[];
+  /** The rows as arrays of values beside the column names (pglite-protocol.ts `StatementResult`). */
+  columns?: string[];
+  values?: unknown[][];
   command?: string;
   rowCount?: number;
-  /** Columns of type bytea (to rewrap as Buffers). */
-  bytea?: string[];
+  /** Positions of the bytea columns (to rewrap as Buffers). */
+  bytea?: number[];
   error?: { message: string; [field: string]: unknown };
 }
 
@@ -94,16 +96,16 @@ export class PGliteThread implements EmbeddedEngine {
       const { message, name: _name, stack: _stack, ...fields } = reply.error;
       return pending.reject(reply.id === 0 ? new Error(message) : databaseError(message, fields));
     }
-    const rows = reply.rows ?? [];
+    const values = reply.values ?? [];
     if (reply.bytea) {
-      for (const row of rows) {
-        for (const name of reply.bytea) {
-          const value = row[name];
-          if (value instanceof Uint8Array) row[name] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      for (const row of values) {
+        for (const i of reply.bytea) {
+          const value = row[i];
+          if (value instanceof Uint8Array) row[i] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
         }
       }
     }
-    pending.resolve({ rows, command: reply.command, rowCount: reply.rowCount });
+    pending.resolve({ rows: rowsOf({ columns: reply.columns ?? [], values }), command: reply.command, rowCount: reply.rowCount });
   }
 
   #stop(err: Error): void {
