@@ -57,6 +57,9 @@ describe.each([
     const [a, b] = await Promise.all([VALUES.execute(direct.db), VALUES.execute(wire.db)]);
     expect(a.rows).toEqual(b.rows);
     expect(Buffer.isBuffer((a.rows[0] as { raw?: unknown }).raw)).toBe(true);
+    // A bytea column is a Buffer in every row, also when the first row's is null.
+    const raws = await sql<{ raw: Buffer | null }>`select * from (values (null::bytea), (${Buffer.from([7, 8])}::bytea)) as t(raw)`.execute(direct.db);
+    expect(raws.rows.map((r) => r.raw && Buffer.isBuffer(r.raw) && r.raw.toString('hex'))).toEqual([null, '0708']);
     expect(a.rows[0]).toMatchObject({
       day: '2026-03-09',
       money: '12.50',

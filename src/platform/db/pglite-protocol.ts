@@ -12,6 +12,8 @@ import type { EngineResult } from './pglite-dialect.ts';
 export interface StatementResult {
   columns: string[];
   values: unknown[][];
+  /** Positions of the bytea columns (their values are Buffers, which another thread receives as Uint8Arrays). */
+  bytea?: number[];
   command?: string;
   rowCount?: number;
 }
@@ -195,6 +197,7 @@ function outcome(answer: Answer): StatementResult {
 /** The answer's messages: rows, the last CommandComplete, the first ErrorResponse, ParseComplete, ReadyForQuery. */
 function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
   let names: string[] = [];
+  let bytea: number[] = [];
   let parsers: Parser[] = [];
   let rows: unknown[][] = [];
   let last: StatementResult = { columns: [], values: [] };
@@ -209,7 +212,7 @@ function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
     const end = at + 1 + length;
     switch (type) {
       case 0x54: // T RowDescription
-        [names, parsers] = describeRow(bytes, body, rename);
+        [names, parsers, bytea] = describeRow(bytes, body, rename);
         rows = [];
         break;
       case 0x44: // D DataRow
@@ -221,10 +224,11 @@ function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
         const space = tag.lastIndexOf(' ');
         const count = space > 0 ? Number(tag.slice(space + 1)) : NaN;
         const command = (tag.includes(' ') ? tag.slice(0, tag.indexOf(' ')) : tag).toUpperCase();
-        last = { columns: names, values: rows, command, ...(Number.isInteger(count) ? { rowCount: count } : {}) };
+        last = { columns: names, values: rows, command, ...(Number.isInteger(count) ? { rowCount: count } : {}), ...(bytea.length ? { bytea } : {}) };
         rows = [];
         names = [];
         parsers = [];
+        bytea = [];
         break;
       }
       case 0x49: // I EmptyQueryResponse
@@ -246,11 +250,13 @@ function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
   return { result: last, error, parsed, status };
 }
 
-function describeRow(bytes: Buffer, at: number, rename: RowNames | undefined): [string[], Parser[]] {
+/** A RowDescription's column names, their parsers and the positions of its bytea columns. */
+function describeRow(bytes: Buffer, at: number, rename: RowNames | undefined): [string[], Parser[], number[]] {
   const count = bytes.readInt16BE(at);
   at += 2;
   const names: string[] = new Array(count);
   const parsers: Parser[] = new Array(count);
+  const bytea: number[] = [];
   for (let i = 0; i < count; i++) {
     const nul = bytes.indexOf(0, at);
     const name = bytes.toString('utf8', at, nul);
@@ -259,9 +265,10 @@ function describeRow(bytes: Buffer, at: number, rename: RowNames | undefined): [
     // table oid (4), column number (2), type oid (4), type size (2), type modifier (4), format (2)
     const typeOid = bytes.readUInt32BE(at + 6);
     parsers[i] = types.getTypeParser(typeOid, 'text') as Parser;
+    if (typeOid === types.builtins.BYTEA) bytea.push(i);
     at += 18;
   }
-  return [names, parsers];
+  return [names, parsers, bytea];
 }
 
 function readRow(bytes: Buffer, at: number, parsers: Parser[], rename: RowNames | undefined): unknown[] {

@@ -33,18 +33,10 @@ function reply(message: EngineReply): void {
   }
 }
 
-/** bytea columns (by position): a Buffer arrives on the other side as a plain Uint8Array, so the main thread rewraps these. */
-function byteaColumns(values: unknown[][]): number[] | undefined {
-  const first = values[0];
-  if (!first) return undefined;
-  const columns = first.flatMap((value, i) => (Buffer.isBuffer(value) ? [i] : []));
-  return columns.length ? columns : undefined;
-}
-
 async function run(pglite: PGlite, request: EngineRequest): Promise<EngineReply> {
   try {
-    const { columns, values, command, rowCount } = await runStatement(pglite, request.sql, request.params, request.camelCase ? rowNames : undefined);
-    return { id: request.id, columns, values, command, rowCount, bytea: byteaColumns(values) };
+    const { columns, values, command, rowCount, bytea } = await runStatement(pglite, request.sql, request.params, request.camelCase ? rowNames : undefined);
+    return { id: request.id, columns, values, command, rowCount, bytea };
   } catch (err) {
     return { id: request.id, error: errorFields(err) };
   }
