@@ -3,6 +3,7 @@ import { MessageType, stringifyMessage } from 'graphql-ws';
 import { expect, test } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { Principal } from '../../src/platform/auth/authenticate.ts';
+import { nextSink } from '../../src/platform/http/next-message.ts';
 import { createSharedExecution, shareKey } from '../../src/platform/http/shared-execution.ts';
 
 const principal = (over: Partial<Principal> = {}): Principal => ({
@@ -30,7 +31,10 @@ test('the share key differs whenever who is asking or what is asked differs', ()
     expect(other).not.toBe(base);
 });
 
-/** A socket that records what it is sent; `buffered` bytes make it hold each send's callback until `flush()`. */
+/**
+ * A socket that records what it is sent; `buffered` bytes make it hold each send's callback until `flush()`. It has
+ * no TCP connection to write frames to, so messages go through its `send` (as with compression negotiated).
+ */
 function fakeSocket(buffered = 0) {
   const sent: string[] = [];
   const held: (() => void)[] = [];
@@ -38,8 +42,9 @@ function fakeSocket(buffered = 0) {
     OPEN: 1,
     readyState: 1,
     bufferedAmount: buffered,
-    send(data: string, cb?: () => void) {
-      sent.push(data);
+    send(data: Buffer, options: { binary: boolean }, cb?: () => void) {
+      expect(options.binary).toBe(false);
+      sent.push(String(data));
       if (cb) held.push(cb);
     },
   };
@@ -67,7 +72,7 @@ test('subscribers with one share key get one execution and one serialization per
   const run = async (key: string, id: string) => {
     const { socket, sent } = fakeSocket();
     const contextValue = {};
-    shared.mark(contextValue, key, { socket, id });
+    shared.mark(contextValue, key, nextSink(socket, id));
     const stream = (await shared.subscribe({ schema, document: parse('subscription { tick }'), contextValue })) as AsyncIterableIterator<ExecutionResult>;
     // Nothing is yielded to graphql-ws: the messages were written to the socket, and the stream ends with its source.
     expect(await stream.next()).toEqual({ done: true, value: undefined });
@@ -91,7 +96,7 @@ test('a socket with a full buffer gets its next event only once the last one was
   const shared = createSharedExecution((r) => r);
   const { socket, sent, flush } = fakeSocket(1024 * 1024);
   const contextValue = {};
-  shared.mark(contextValue, 'k', { socket, id: '1' });
+  shared.mark(contextValue, 'k', nextSink(socket, '1'));
   const stream = (await shared.subscribe({
     schema: tickSchema(events, () => {}),
     document: parse('subscription { tick }'),
@@ -114,7 +119,7 @@ test('a closed socket is sent nothing, and an unmarked operation yields its resu
   const { socket, sent } = fakeSocket();
   (socket as { readyState: number }).readyState = 3;
   const marked = {};
-  shared.mark(marked, 'k', { socket, id: '1' });
+  shared.mark(marked, 'k', nextSink(socket, '1'));
   const schema = tickSchema([{ n: 7 }], () => {});
   const closed = (await shared.subscribe({ schema, document: parse('subscription { tick }'), contextValue: marked })) as AsyncIterableIterator<ExecutionResult>;
   expect(await closed.next()).toEqual({ done: true, value: undefined });

@@ -15,7 +15,7 @@ import type { OperationGuard } from '../graphql/limits.ts';
 import type { RateDecision } from '../rate-limit/limiter.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
 import { createSharedExecution, shareKey } from './shared-execution.ts';
-import type { NextSink } from './next-message.ts';
+import { type NextSink, nextSink } from './next-message.ts';
 
 // graphql-ws on /graphql. A connection is authenticated when it opens, and its credential (API key or session
 // cookie) is checked again before every operation and, for open connections, on every revocation in this process
@@ -129,7 +129,7 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
           const refused = RateLimited.of(limit);
           return [new GraphQLError(refused.message, { extensions: { code: refused.code, retryAfter: refused.retryAfter } })];
         }
-        return executionArgs(payload, principal, { socket: extra.socket, id });
+        return executionArgs(payload, principal, nextSink(extra.socket, id));
       },
       onNext: (_ctx, _id, _payload, _args, result) => formatResult(result),
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => deps.formatError(e.toJSON(), e)),

@@ -1,7 +1,7 @@
 import { createSourceEventStream, type ExecutionArgs, type ExecutionResult, execute } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { Principal } from '../auth/authenticate.ts';
-import { type NextSink, nextMessage, sendNext } from './next-message.ts';
+import { type NextSink, nextPayload, sendNext } from './next-message.ts';
 
 // graphql-js runs a subscription's document once per subscriber per event: 1,000 sockets of one partner on one
 // `invoiceEvents` document executed it 1,000 times for every invoice. Here the result is computed once per event
@@ -36,16 +36,16 @@ export function shareKey(principal: Principal, payload: SubscribePayload): strin
 export function createSharedExecution(format: FormatResult) {
   // Keyed by the event object itself, which the pub/sub hands to every subscriber: an entry lives as long as some
   // subscriber's queue still holds the event, and no eviction is needed.
-  const results = new WeakMap<object, Map<string, PromiseOrValue<string>>>();
+  const results = new WeakMap<object, Map<string, PromiseOrValue<Buffer>>>();
   const marks = new WeakMap<object, { key: string; sink: NextSink }>();
 
-  /** The event's result as the payload of a `next` message, serialized. */
-  function payloadOf(args: ExecutionArgs, event: unknown): PromiseOrValue<string> {
+  /** The event's result as the payload of a `next` message, serialized and encoded. */
+  function payloadOf(args: ExecutionArgs, event: unknown): PromiseOrValue<Buffer> {
     const result = execute({ ...args, rootValue: event });
-    return result instanceof Promise ? result.then((r) => JSON.stringify(format(r))) : JSON.stringify(format(result));
+    return result instanceof Promise ? result.then((r) => nextPayload(JSON.stringify(format(r)))) : nextPayload(JSON.stringify(format(result)));
   }
   /** The same, computed once per event and share key. */
-  function sharedPayloadOf(args: ExecutionArgs, key: string, event: unknown): PromiseOrValue<string> {
+  function sharedPayloadOf(args: ExecutionArgs, key: string, event: unknown): PromiseOrValue<Buffer> {
     if (typeof event !== 'object' || event === null) return payloadOf(args, event);
     let byKey = results.get(event);
     if (!byKey) results.set(event, (byKey = new Map()));
@@ -75,8 +75,8 @@ export function createSharedExecution(format: FormatResult) {
       if (!mark) return mapEvents(events, (event) => execute({ ...args, rootValue: event }));
       return writeEvents(events, (event) => {
         const payload = sharedPayloadOf(args, mark.key, event);
-        if (typeof payload === 'string') return sendNext(mark.sink, nextMessage(mark.sink.id, payload));
-        return payload.then((json) => sendNext(mark.sink, nextMessage(mark.sink.id, json)));
+        if (!(payload instanceof Promise)) return sendNext(mark.sink, payload);
+        return payload.then((bytes) => sendNext(mark.sink, bytes));
       });
     },
   };
