@@ -3,6 +3,8 @@ import { MessageType, stringifyMessage } from 'graphql-ws';
 import { expect, test } from 'vitest';
 import type { WebSocket } from 'ws';
 import type { Principal } from '../../src/platform/auth/authenticate.ts';
+import type { DomainEvent } from '../../src/platform/events/domain-event.ts';
+import { EventPubSub } from '../../src/platform/events/pubsub.ts';
 import { nextSink } from '../../src/platform/http/next-message.ts';
 import { createSharedExecution, shareKey } from '../../src/platform/http/shared-execution.ts';
 
@@ -126,4 +128,35 @@ test('a closed socket is sent nothing, and an unmarked operation yields its resu
   expect(sent).toEqual([]);
   const plain = (await shared.subscribe({ schema, document: parse('subscription { tick }'), contextValue: {} })) as AsyncIterableIterator<ExecutionResult>;
   expect((await plain.next()).value).toEqual({ data: { tick: 7 } });
+});
+
+test('from a source that pushes (EventPubSub), events are written as published, a full socket holds the rest in order', async () => {
+  const bus = new EventPubSub();
+  const schema = buildSchema('type Query { x: Int } type Subscription { tick: Int }');
+  const field = schema.getSubscriptionType()!.getFields().tick!;
+  field.subscribe = () => bus.subscribe(['t1'], () => true);
+  field.resolve = (e: DomainEvent) => e.data.n;
+  const shared = createSharedExecution((r) => r);
+  const { socket, sent, flush } = fakeSocket(1024 * 1024);
+  const contextValue = {};
+  shared.mark(contextValue, 'k', nextSink(socket, '1'));
+  const stream = (await shared.subscribe({ schema, document: parse('subscription { tick }'), contextValue })) as AsyncIterableIterator<ExecutionResult>;
+  const ended = stream.next();
+  const publish = (n: number) =>
+    bus.publish({ seq: String(n), id: `e${n}`, type: 'invoice.created', tenantId: 't1', subjectId: 's', timestamp: new Date(0), data: { n } });
+  publish(1);
+  publish(2);
+  publish(3);
+  expect(sent.map((m) => JSON.parse(m).payload.data.tick)).toEqual([1]);
+  flush();
+  await new Promise((r) => setImmediate(r));
+  expect(sent.map((m) => JSON.parse(m).payload.data.tick)).toEqual([1, 2]);
+  (socket as { bufferedAmount: number }).bufferedAmount = 0;
+  flush();
+  await new Promise((r) => setImmediate(r));
+  publish(4);
+  expect(sent.map((m) => JSON.parse(m).payload.data.tick)).toEqual([1, 2, 3, 4]);
+  await stream.return!();
+  expect(await ended).toEqual({ done: true, value: undefined });
+  expect(bus.subscribers).toBe(0);
 });

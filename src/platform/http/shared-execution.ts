@@ -1,6 +1,7 @@
 import { createSourceEventStream, type ExecutionArgs, type ExecutionResult, execute } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { Principal } from '../auth/authenticate.ts';
+import { canPush, PUSH } from '../events/pubsub.ts';
 import { type NextSink, nextPayload, sendNext } from './next-message.ts';
 
 // graphql-js runs a subscription's document once per subscriber per event: 1,000 sockets of one partner on one
@@ -102,12 +103,17 @@ function mapEvents(source: AsyncIterator<unknown>, map: (event: unknown) => Prom
 
 /**
  * Takes events from the source and hands each to `write` until the source ends; `next()` resolves only then (done),
- * so graphql-ws awaits it as it would a quiet subscription. Ending it (`return`) ends the source at once.
+ * so graphql-ws awaits it as it would a quiet subscription. Ending it (`return`) ends the source at once. A source
+ * that can push (EventPubSub's) calls `write` as each event is published; any other is pulled.
  */
 function writeEvents(source: AsyncIterator<unknown>, write: (event: unknown) => PromiseOrValue<void>): AsyncIterableIterator<ExecutionResult> {
   const done = { done: true, value: undefined } as const;
   return {
     async next() {
+      if (canPush(source)) {
+        await source[PUSH]((event) => write(event) ?? undefined);
+        return done;
+      }
       for (;;) {
         const step = await source.next();
         if (step.done) return done;
