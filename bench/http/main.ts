@@ -54,7 +54,7 @@ const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
         settings
           .split(',')
           .filter(Boolean)
-          .map((kv) => kv.split('=') as [string, string]),
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
       ),
     };
   });
