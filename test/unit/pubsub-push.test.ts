@@ -18,6 +18,19 @@ const event = (tenantId: string, n: number): DomainEvent => ({
 });
 const n = (e: DomainEvent) => e.data.n as number;
 
+/** A subscription of tenant t1 whose consumer records every event and stays busy on event `busyOn` until released. */
+function busyConsumer(busyOn: number) {
+  const bus = new EventPubSub();
+  const sub = bus.subscribe(['t1'], () => true);
+  const got: number[] = [];
+  let release: (() => void) | undefined;
+  void sub[PUSH]((e) => {
+    got.push(n(e));
+    return n(e) === busyOn ? new Promise<void>((r) => (release = r)) : undefined;
+  });
+  return { bus, sub, got, release: () => release!() };
+}
+
 test('events are handed over in order as they are published: only the tenants and kinds the subscription takes', async () => {
   const bus = new EventPubSub();
   const sub = bus.subscribe(['t1'], (e) => n(e) !== 3);
@@ -38,18 +51,10 @@ test('events are handed over in order as they are published: only the tenants an
 });
 
 test('while a delivery is being written, later events wait in the queue and follow it in order', async () => {
-  const bus = new EventPubSub();
-  const sub = bus.subscribe(['t1'], () => true);
-  const got: number[] = [];
-  let release: (() => void) | undefined;
-  void sub[PUSH]((e) => {
-    got.push(n(e));
-    if (n(e) === 1) return new Promise<void>((r) => (release = r));
-    return undefined;
-  });
+  const { bus, sub, got, release } = busyConsumer(1);
   for (let i = 1; i <= 4; i++) bus.publish(event('t1', i));
   expect(got).toEqual([1]);
-  release!();
+  release();
   await Promise.resolve();
   await Promise.resolve();
   expect(got).toEqual([1, 2, 3, 4]);
@@ -59,16 +64,9 @@ test('while a delivery is being written, later events wait in the queue and foll
 });
 
 test('a consumer that stays busy loses its oldest events beyond the queue bound, never the newest', async () => {
-  const bus = new EventPubSub();
-  const sub = bus.subscribe(['t1'], () => true);
-  const got: number[] = [];
-  let release: (() => void) | undefined;
-  void sub[PUSH]((e) => {
-    got.push(n(e));
-    return n(e) === 0 ? new Promise<void>((r) => (release = r)) : undefined;
-  });
+  const { bus, sub, got, release } = busyConsumer(0);
   for (let i = 0; i <= 1500; i++) bus.publish(event('t1', i));
-  release!();
+  release();
   await new Promise((r) => setImmediate(r));
   expect(got).toHaveLength(1 + 1000);
   expect(got[1]).toBe(501);
