@@ -95,6 +95,7 @@ process.on('message', (m: Msg) => {
   else if (m.type === 'count') send({ type: 'count', received: ids.length });
   else if (m.type === 'report') send(report(m.sent, m.expected));
   else if (m.type === 'receiver') startReceiver();
+  else if (m.type === 'cpu') send({ type: 'cpu', ...process.cpuUsage() });
   else if (m.type === 'deliveries') send({ type: 'deliveries', delivered, firstAt: firstDeliveryAt, lastAt: lastDeliveryAt });
   else if (m.type === 'disconnect') void Promise.all(clients.splice(0).map((c) => c.dispose()));
   else if (m.type === 'close') {

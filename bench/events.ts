@@ -10,7 +10,7 @@
 // 3. Rate: BENCH_RATE (500) events/s for BENCH_RATE_SECONDS (5), round-robin over every partner's tenant, the events
 //    due every 10 ms written by one INSERT (5 rows when on time); latency p50/p99 as above. Every phase checks that
 //    no subscriber got another partner's event.
-// 4. Webhooks: BENCH_DELIVERIES (500) events to one endpoint on the child's loopback receiver; signed deliveries per
+// 4. Webhooks: BENCH_DELIVERIES (2,000) events to one endpoint on the child's loopback receiver; signed deliveries per
 //    second from the write to the last delivery (OUTBOUND_ALLOW_LOOPBACK=1 allows the loopback target, as in development).
 // BENCH_CLIENT_NODE_ARGS passes node flags to the clients' process (e.g. --cpu-prof). Measured figures (before/after
 // each change, and what is not reached yet): docs/decisions.md, "Live events at scale".
@@ -125,6 +125,7 @@ try {
   let expected = 0;
   const total = RATE * RATE_SECONDS;
   const rateStart = now();
+  const cpu0 = { server: process.cpuUsage(), loop: performance.eventLoopUtilization(), clients: await ask({ type: 'cpu' }) };
   while (written < total) {
     const due = Math.min(total, Math.ceil(((now() - rateStart) / 1000) * RATE));
     if (due > written) {
@@ -145,9 +146,17 @@ try {
   }
   const rateAchieved = total / ((now() - rateStart) / 1000);
   await waitReceived(expected, 60_000); // the fan-out report above cleared its receipts
+  const cpuMs = (u: { user: number; system: number }, from: { user: number; system: number }) => (u.user - from.user + u.system - from.system) / 1000;
+  const wall = now() - rateStart;
+  const serverCpu = process.cpuUsage();
+  const busy = performance.eventLoopUtilization(cpu0.loop).utilization;
+  const clientsCpu = await ask({ type: 'cpu' });
   printLatency(
     `at ${rateAchieved.toFixed(0)} events/s for ${RATE_SECONDS} s over ${PARTNERS} partners (${expected} messages)`,
     await ask({ type: 'report', sent: rateSent, expected }),
+  );
+  console.log(
+    `  CPU from the first write to the last receipt (${(wall / 1000).toFixed(1)} s, 2 cores): server ${((100 * cpuMs(serverCpu, cpu0.server)) / wall).toFixed(0)}% of a core (its event loop busy ${(100 * busy).toFixed(0)}%), clients ${((100 * cpuMs(clientsCpu, cpu0.clients)) / wall).toFixed(0)}%`,
   );
   // The subscribers leave first (as at the start of the original bench): the 500 events would reach group 0 too.
   child.send({ type: 'disconnect' });
@@ -155,7 +164,7 @@ try {
   const { port } = await ask({ type: 'receiver' });
 
   // 4. Webhooks: all events in one transaction, so the figure is delivery throughput, not the speed of writing.
-  const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 500);
+  const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000);
   const principal = await app.services.authenticate(partners[0]!.apiKey);
   await app.services.webhooks.register(principal, { url: `http://127.0.0.1:${port}/hook`, events: ['invoice.created'] });
   const invoice = await app.services.invoices.start(partners[0]!.tenantId, doc, null);
