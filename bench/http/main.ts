@@ -9,7 +9,8 @@
 // Prints req/s (mean of the rounds), p50/p99 latency (median of the rounds) and the ratios (c)/(b), (d)/(c), (c)/(a).
 // Uploads take a reading worker each: they run with BENCH_UPLOAD_CONNECTIONS (4) for twice BENCH_SECONDS, and the
 // server is given time to drain its queue between paths.
-// BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (20), BENCH_ONLY=read,write,upload tune the run.
+// BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (20), BENCH_ONLY=read,write,upload tune the run;
+// BENCH_SERVER_NODE_ARGS passes node flags to every server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +62,8 @@ const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
 
 const children: ChildProcess[] = [];
 async function startServer(env: Record<string, string>): Promise<Ready> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))], {
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
