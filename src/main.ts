@@ -135,8 +135,23 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     onFailure.push(() => composed.close());
     const { services, blobs, lease } = composed;
     const index = await services.search.prepare();
-    if (index.dropped || index.stale) {
+    // Rows another embedder wrote (EMBEDDER changed, or a new version of the local one) are not searched. The embedded
+    // database has one server, which re-embeds them in the background; on a shared PostgreSQL two versions of the
+    // server would undo each other's reindex during a rolling deploy, so there it is `admin reindex`, run once.
+    const reindexStop = new AbortController();
+    let reindexing: Promise<void> | undefined;
+    if ((index.dropped || index.stale) && database.kind !== 'pglite') {
       app.log.warn(index, 'search index rows from another embedder: run `npm run admin -- reindex`');
+    } else if (index.dropped || index.stale) {
+      app.log.info(index, 'search index rows from another embedder: re-embedding them in the background');
+      reindexing = services.search.reindex(undefined, reindexStop.signal).then(
+        (done) => app.log.info(done, done.complete ? 'search index re-embedded' : 'search re-embedding stopped; it resumes at the next start'),
+        (err: unknown) => app.log.error({ err }, 'search re-embedding failed: run `npm run admin -- reindex`'),
+      );
+      onFailure.push(async () => {
+        reindexStop.abort();
+        await reindexing;
+      });
     }
     const schema = buildSchema();
     const guard = createOperationGuard(schema, config.graphqlLimits);
@@ -229,6 +244,8 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
           services.keeper.stop();
           await dispatcher.stop();
           await webhookDelivery.stop();
+          reindexStop.abort();
+          await reindexing;
           await composed.close();
           if (!options.database) await owned.close();
           lock?.release();

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test, vi } from 'vitest';
+import { startApp } from '../../src/main.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { CAFE_RECEIPT, makeInvoicePdf, makeReceiptImage, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -97,9 +102,10 @@ describe('POST /api/v1/partner/tenants/{tenantId}/search', () => {
   test('searches the given tenant with the same result shape', async () => {
     const res = await http(t.base, 'POST', `/api/v1/partner/tenants/${partner.tenantId}/search`, {
       headers: { 'x-api-key': partner.apiKey },
-      json: { query: 'disposable takeout packaging', limit: 5 },
+      json: { query: 'disposable takeout packaging', type: 'invoice', limit: 5 },
     });
     expect(res.status).toBe(200);
+    expect(res.body.data.results.every((r: any) => r.type === 'invoice')).toBe(true);
     expect(res.body.data.results[0]).toMatchObject({ type: 'invoice', id: ids.paper });
   });
 
@@ -168,9 +174,39 @@ describe('reindex', () => {
       + (select count(*) from receipts) + (select count(*) from vendors) as n`.execute(db);
     const progress: number[] = [];
     const result = await t.app.services.search.reindex((done) => progress.push(done));
-    expect(result).toMatchObject({ indexed: Number(entities.rows[0]!.n), removed: 1, embedder: 'local:wink-sg-100d+ngram-256' });
+    expect(result).toMatchObject({ indexed: Number(entities.rows[0]!.n), removed: 1, embedder: 'local:wink-sg-100d+ngram-256+legal-forms' });
     expect(progress.at(-1)).toBe(result.indexed);
     expect((await search(partner.apiKey, 'q=espresso')).body.data.results[0].id).toBe(ids.cafe);
+  });
+
+  test('at start, the embedded database re-embeds rows of another embedder in the background; PostgreSQL waits for admin reindex', async () => {
+    const db = t.database.db;
+    await sql`update search_documents set embedder_id = 'local:an-older-version'`.execute(db);
+    const stale = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from search_documents where embedder_id = 'local:an-older-version'`.execute(db)).rows[0]!.n);
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-')),
+      NODE_ENV: 'test',
+      EMBEDDINGS_CACHE_DIR: inject('wordVectorCacheDir'),
+    });
+    // A second server on the same database, as after an upgrade that changed the embedder.
+    const upgraded = await startApp({ config, database: t.database });
+    try {
+      if (t.database.kind === 'pglite') {
+        await vi.waitFor(async () => expect(await stale()).toBe(0), { timeout: 30_000, interval: 100 });
+        expect((await search(partner.apiKey, 'q=espresso')).body.data.results[0].id).toBe(ids.cafe);
+      } else {
+        expect(await stale()).toBeGreaterThan(0);
+        expect((await search(partner.apiKey, 'q=espresso')).body.data.results).toEqual([]);
+        await upgraded.services.search.reindex();
+        expect(await stale()).toBe(0);
+      }
+    } finally {
+      await upgraded.close();
+    }
   });
 
   test('a query without letters or digits finds nothing (and is not an error)', async () => {

@@ -50,7 +50,7 @@ test('npm start on an empty data directory: demo key, CLI beside it, graceful SI
   expect(existsSync(path.join(DATA_DIR, 'embeddings', 'wink-sg-100d.v1.bin'))).toBe(true);
   const reindexed = await admin('reindex');
   expect(reindexed.code).toBe(0);
-  expect(JSON.parse(reindexed.stdout.trim())).toMatchObject({ indexed: 0, removed: 0, embedder: 'local:wink-sg-100d+ngram-256' });
+  expect(JSON.parse(reindexed.stdout.trim())).toMatchObject({ indexed: 0, removed: 0, embedder: 'local:wink-sg-100d+ngram-256+legal-forms' });
   const found = await fetch(`${first.base}/api/v1/partner/search?q=invoices`, { headers: { 'x-api-key': partner.apiKey } });
   expect(await found.json()).toEqual({ success: true, data: { results: [], query: 'invoices', totalResults: 0 } });
 

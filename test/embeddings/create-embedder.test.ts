@@ -11,7 +11,7 @@ test('local (the default) reads DATA_DIR/embeddings, or EMBEDDINGS_CACHE_DIR', a
   const dataDir = path.dirname(cacheDir);
   expect(loadConfig({ DATA_DIR: dataDir }).embedder).toEqual({ kind: 'local', cacheDir: path.join(dataDir, 'embeddings') });
   const e = await createEmbedder(loadConfig({ DATA_DIR: '/nonexistent', EMBEDDINGS_CACHE_DIR: cacheDir }));
-  expect(e).toMatchObject({ id: 'local:wink-sg-100d+ngram-256', dimensions: 356 });
+  expect(e).toMatchObject({ id: 'local:wink-sg-100d+ngram-256+legal-forms', dimensions: 356 });
   await expect(createEmbedder(loadConfig({ DATA_DIR: path.join(dataDir, 'nowhere') }))).rejects.toThrow(/word-vector cache .* is missing/);
 });
 

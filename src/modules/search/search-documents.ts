@@ -5,7 +5,11 @@ import type { Vendor } from '../vendors/vendors.service.ts';
 
 // What is embedded for each entity, and the preview a search result shows. The embedded text carries the
 // words that describe the entity (names, what was bought, its categories); amounts and dates are in the
-// preview and the result fields, where a reader needs them.
+// preview and the result fields, where a reader needs them. Not the entity's kind: a word every receipt shares
+// moves every receipt towards the same point and says nothing about which one a query means (on the dev set,
+// MRR@10 0.205 → 0.250 without it); the kind is the search's `type` filter and each result's `type`. A vendor keeps
+// its "vendor": a bare name is a short text that would outrank the documents it sold (a packaging query found the
+// supplier "… Packaging …" before its invoice of takeout containers).
 
 const PREVIEW_MAX = 200;
 const words = (category: string) => category.replace(/_/g, ' ');
@@ -35,7 +39,7 @@ export function searchDocumentOfInvoice(invoice: Invoice, lineItems: readonly Li
     entityType: 'invoice',
     entityId: invoice.id,
     tenantId: invoice.tenantId,
-    text: [invoice.vendorName, 'invoice', ...descriptions, ...categories].filter(Boolean).join('. '),
+    text: [invoice.vendorName, ...descriptions, ...categories].filter(Boolean).join('. '),
     preview: clip(descriptions.length ? `${head}: ${descriptions.join(', ')}` : head),
     vendorName: invoice.vendorName,
     merchantName: null,
@@ -51,7 +55,7 @@ export function searchDocumentOfReceipt(receipt: Receipt, lineItems: readonly Li
     entityType: 'receipt',
     entityId: receipt.id,
     tenantId: receipt.tenantId,
-    text: [receipt.merchantName, 'receipt', ...descriptions, receipt.taxCategory].filter(Boolean).join('. '),
+    text: [receipt.merchantName, ...descriptions, receipt.taxCategory].filter(Boolean).join('. '),
     preview: clip(descriptions.length ? `${head}: ${descriptions.join(', ')}` : head),
     vendorName: null,
     merchantName: receipt.merchantName,

@@ -114,9 +114,13 @@ export function createSearchService(
 
     /**
      * Re-embeds every invoice, receipt and vendor with the current embedder (after EMBEDDER, its model or its
-     * dimension changed), then drops rows no entity owns any more. Safe to re-run; searches keep working.
+     * dimension changed), then drops rows no entity owns any more. Safe to re-run; searches keep working. An aborted
+     * reindex stops after its current batch and removes nothing (`complete: false`).
      */
-    async reindex(onProgress?: (done: number, total: number) => void): Promise<{ indexed: number; removed: number; embedder: string; ms: number }> {
+    async reindex(
+      onProgress?: (done: number, total: number) => void,
+      signal?: AbortSignal,
+    ): Promise<{ indexed: number; removed: number; embedder: string; ms: number; complete: boolean }> {
       const started = performance.now();
       await prepareVectorColumn(db, embedder.dimensions);
       const total = await countIndexable(db);
@@ -126,9 +130,11 @@ export function createSearchService(
         async (after) => (await deps.receipts.scan(after, REINDEX_BATCH)).map((r) => ({ id: r.id, doc: searchDocumentOfReceipt(r, r.lineItems) })),
         async (after) => (await deps.vendors.scan(after, REINDEX_BATCH)).map((v) => ({ id: v.id, doc: searchDocumentOfVendor(v) })),
       ];
+      const stopped = () => ({ indexed: done, removed: 0, embedder: embedder.id, ms: Math.round(performance.now() - started), complete: false });
       for (const next of sources) {
         let after: string | null = null;
         for (;;) {
+          if (signal?.aborted) return stopped();
           const batch = await next(after);
           if (batch.length === 0) break;
           await index(batch.map((b) => b.doc));
@@ -139,7 +145,7 @@ export function createSearchService(
       }
       const removed = await deleteStaleSearchDocuments(db, embedder.id);
       await analyzeSearchDocuments(db);
-      return { indexed: done, removed, embedder: embedder.id, ms: Math.round(performance.now() - started) };
+      return { indexed: done, removed, embedder: embedder.id, ms: Math.round(performance.now() - started), complete: true };
     },
 
     async search(

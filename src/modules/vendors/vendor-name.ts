@@ -1,50 +1,7 @@
 // Recognising the same vendor across invoices: case, accents, punctuation and legal forms do not matter
-// ("SYSCO Corp." = "Sysco Corporation"; "Ozols SIA" = 'SIA "Ozols"').
-const LEGAL_FORMS = new Set([
-  'inc',
-  'incorporated',
-  'corp',
-  'corporation',
-  'co',
-  'company',
-  'llc',
-  'llp',
-  'ltd',
-  'limited',
-  'plc',
-  'lp',
-  'gmbh',
-  'ag',
-  'kg',
-  'ohg',
-  'ug',
-  'mbh',
-  'ev',
-  'sarl',
-  'sas',
-  'sa',
-  'sasu',
-  'eurl',
-  'sci',
-  'sprl',
-  'bv',
-  'nv',
-  'srl',
-  'spa',
-  'sl',
-  'oy',
-  'ab',
-  'as',
-  'aps',
-  'sia',
-  'uab',
-  'ou',
-  'sdn',
-  'bhd',
-  'pte',
-  'pty',
-  'kk',
-]);
+// ("SYSCO Corp." = "Sysco Corporation"; "Ozols SIA" = 'SIA "Ozols"'). The normalised name is a stored key: a change
+// to LEGAL_FORMS splits or merges existing vendors.
+import { LEGAL_FORMS } from '../../platform/lib/legal-forms.ts';
 
 export function normalizeVendorName(name: string): string {
   const words = name

@@ -17,10 +17,11 @@ import { performance } from 'node:perf_hooks';
 import { addTokenNgrams, NGRAM_BUCKETS } from './char-ngrams.ts';
 import type { Embedder } from './embedder.ts';
 import { l2Normalize } from './embedder.ts';
+import { LEGAL_FORMS, WORDS_TOO } from '../lib/legal-forms.ts';
 import { tokenize } from './tokenize.ts';
 import { readWordVectorCache, readWordVectorDims, wordVectorCacheExists, wordVectorCacheFile, type WordVectors } from './word-vector-cache.ts';
 
-export const LOCAL_EMBEDDER_ID = `local:wink-sg-100d+ngram-${NGRAM_BUCKETS}`;
+export const LOCAL_EMBEDDER_ID = `local:wink-sg-100d+ngram-${NGRAM_BUCKETS}+legal-forms`;
 export const BUILD_CACHE_COMMAND = 'npm run admin -- build-embeddings (npm start runs it when the cache is missing)';
 
 /** Share of the cosine that comes from the word vectors (α²); the rest (β²) comes from the n-grams. */
@@ -85,7 +86,7 @@ function sifWeights(wv: WordVectors): Float32Array {
 function embedText(text: string, wv: WordVectors, index: Map<string, number>, weights: Float32Array): Float32Array {
   const dims = wv.dims;
   const v = new Float32Array(dims + NGRAM_BUCKETS);
-  for (const token of tokenize(text)) {
+  for (const token of meaningfulTokens(text)) {
     const i = index.get(token);
     const w = i === undefined ? 1 : weights[i]!;
     if (i !== undefined) {
@@ -98,6 +99,17 @@ function embedText(text: string, wv: WordVectors, index: Map<string, number>, we
   scaleBlock(v, 0, dims, Math.sqrt(WORD_SHARE));
   scaleBlock(v, dims, v.length, Math.sqrt(1 - WORD_SHARE));
   return l2Normalize(v);
+}
+
+/**
+ * The text's tokens without legal forms, unless that leaves none ("GmbH" alone is still a query). They say how a
+ * supplier is registered, not what it sells, yet a sentence vector weighs them like any other rare word: a receipt
+ * of "LIVE9 PHARMACY SDN BHD. Supplies" was 0.20 similar to "medicine", 0.40 without "SDN BHD".
+ */
+function meaningfulTokens(text: string): string[] {
+  const tokens = tokenize(text);
+  const meaningful = tokens.filter((t) => !LEGAL_FORMS.has(t) || WORDS_TOO.has(t));
+  return meaningful.length > 0 ? meaningful : tokens;
 }
 
 /** Scales v[start..end) to length `length` (a zero block stays zero). */
