@@ -67,9 +67,9 @@ test('n-grams match vendor names, SKUs and accents across spellings', async () =
 });
 
 test('legal forms say nothing of what a supplier sells: left out, unless the text has nothing else', async () => {
-  expect(await cos('LIVE9 PHARMACY SDN BHD', 'live9 pharmacy')).toBeCloseTo(1, 5);
+  expect(await cos('CITY PHARMACY SDN BHD', 'city pharmacy')).toBeCloseTo(1, 5);
   expect(await cos('Acme Holzbau GmbH & Co. KG', 'Acme Holzbau')).toBeCloseTo(1, 5);
-  expect(await cos('medicine', 'LIVE9 PHARMACY SDN BHD. Supplies')).toBeGreaterThan(0.35);
+  expect(await cos('medicine', 'CITY PHARMACY SDN BHD. Supplies')).toBeGreaterThan(0.35);
   // A query of legal forms only is still a query: it finds the texts that hold them.
   const [gmbh] = await embedder.embed(['GmbH']);
   expect(Math.hypot(...gmbh!)).toBeCloseTo(1, 5);

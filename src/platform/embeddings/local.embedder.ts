@@ -104,7 +104,7 @@ function embedText(text: string, wv: WordVectors, index: Map<string, number>, we
 /**
  * The text's tokens without legal forms, unless that leaves none ("GmbH" alone is still a query). They say how a
  * supplier is registered, not what it sells, yet a sentence vector weighs them like any other rare word: a receipt
- * of "LIVE9 PHARMACY SDN BHD. Supplies" was 0.20 similar to "medicine", 0.40 without "SDN BHD".
+ * of "<name> PHARMACY SDN BHD. Supplies" was half as similar to "medicine" as the same text without "SDN BHD".
  */
 function meaningfulTokens(text: string): string[] {
   const tokens = tokenize(text);
