@@ -7,7 +7,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { GraphQLSchema, OperationTypeNode } from 'graphql';
+import { type DocumentNode, getOperationAST, type GraphQLSchema, type OperationTypeNode } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { type Authenticate, keyFromHeaders, type Principal } from '../auth/authenticate.ts';
 import type { CreateContext, RequestContext } from '../../app/context.ts';
@@ -15,6 +15,7 @@ import type { CredentialCheck } from '../auth/live-credentials.ts';
 import { httpStatus } from './error-status.ts';
 import { AppError, InvalidInput, RateLimited, Unauthenticated } from '../errors.ts';
 import { createCompiledExecution } from '../graphql/compiled-execution.ts';
+import { FAST_CONTENT_TYPE, type FastOperation, fastOperation, fastResponse, PrecomputedResults } from './graphql-fast-path.ts';
 import { deadlineFor } from '../graphql/deadline.ts';
 import type { OperationGuard } from '../graphql/limits.ts';
 import { type RateDecision, rateLimitHeaders } from '../rate-limit/limiter.ts';
@@ -35,37 +36,43 @@ declare module 'fastify' {
     graphqlOperation: OperationTypeNode | null;
     /** A mutation sent with an Idempotency-Key that runs: its response is kept when it is sent. */
     idempotent: IdempotentStart | null;
+    /** The operation when the fast path may answer it (graphql-fast-path.ts). */
+    graphqlFast: FastOperation | null;
   }
 }
 
-/** `extensions.rateLimit` on every GraphQL response of a limited key: {policy, limit, remaining, reset}. */
+/** A result's extensions with `rateLimit` ({policy, limit, remaining, reset}) when the key is limited. */
+function withRateLimit(extensions: Record<string, unknown> | undefined, limit: RateDecision | null | undefined) {
+  if (!limit || limit.limit === null) return extensions;
+  return { ...extensions, rateLimit: { policy: limit.policy.name, limit: limit.limit, remaining: limit.remaining, reset: limit.reset } };
+}
+
+/** `extensions.rateLimit` on every GraphQL response of a limited key. */
 const rateLimitExtensions: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
       async willSendResponse({ contextValue, response }) {
-        const limit = contextValue.rateLimit;
-        if (!limit || limit.limit === null || response.body.kind !== 'single') return;
+        if (response.body.kind !== 'single') return;
         const result = response.body.singleResult;
-        result.extensions = {
-          ...result.extensions,
-          rateLimit: { policy: limit.policy.name, limit: limit.limit, remaining: limit.remaining, reset: limit.reset },
-        };
+        result.extensions = withRateLimit(result.extensions, contextValue.rateLimit);
       },
     };
   },
 };
 
+type ExecuteDocument = ReturnType<typeof createCompiledExecution>;
+
 /**
  * Apollo Server's one way to execute with another engine is its gateway interface: this "gateway" serves our own
  * schema and runs each validated operation through graphql-jit (compiled-execution.ts; a client document is compiled
- * when it comes back a second time). Parsing, validation, plugins, error formatting and HTTP stay Apollo's.
+ * when it comes back a second time). Parsing, validation, plugins, error formatting and HTTP stay Apollo's. A result
+ * the fast path computed (graphql-fast-path.ts: it had errors) is taken as it is instead of running the operation again.
  */
-function compiledExecutor(schema: GraphQLSchema): GatewayInterface {
-  const executeDocument = createCompiledExecution(schema, { compileAfterRuns: 1 });
+function compiledExecutor(schema: GraphQLSchema, executeDocument: ExecuteDocument, precomputed: PrecomputedResults): GatewayInterface {
   return {
     load: async () => ({
       executor: async ({ document, request, context, operationName }) =>
-        executeDocument({ document, variables: request.variables, contextValue: context, operationName }),
+        precomputed.take(context) ?? executeDocument({ document, variables: request.variables, contextValue: context, operationName }),
     }),
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
@@ -120,8 +127,11 @@ export async function mountGraphQL(
   }
 
   const formatError = formatGraphQLError(app.log);
+  // One compiled execution for both ways in (a client document compiles when it comes back a second time).
+  const executeDocument = createCompiledExecution(deps.schema, { compileAfterRuns: 1 });
+  const precomputed = new PrecomputedResults();
   const apollo = new ApolloServer<RequestContext>({
-    gateway: compiledExecutor(deps.schema),
+    gateway: compiledExecutor(deps.schema, executeDocument, precomputed),
     // Partners generate typed clients from introspection; it is only reachable with a valid key anyway.
     introspection: true,
     includeStacktraceInErrorResponses: false,
@@ -149,6 +159,19 @@ export async function mountGraphQL(
   app.decorateRequest('rateLimit', null);
   app.decorateRequest('graphqlOperation', null);
   app.decorateRequest('idempotent', null);
+  app.decorateRequest('graphqlFast', null);
+  const contextOf = (request: FastifyRequest): RequestContext => ({
+    ...deps.createContext(request.principal!, request.id, request.log),
+    rateLimit: request.rateLimit ?? undefined,
+    deadline: deadlineFor(request.graphqlOperation ?? undefined, deps.guard.limits.deadlineMs),
+  });
+  const apolloHandler = fastifyApolloHandler(apollo, {
+    context: async (request) => {
+      const context = contextOf(request);
+      precomputed.attach(request, context);
+      return context;
+    },
+  });
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
@@ -202,7 +225,11 @@ export async function mountGraphQL(
         }
       }
       try {
-        request.graphqlOperation = guardRequest(deps.guard, request) ?? null;
+        const guarded = guardRequest(deps.guard, request);
+        request.graphqlOperation = guarded?.operation ?? null;
+        if (guarded && (guarded.operation === 'query' || guarded.operation === 'mutation')) {
+          request.graphqlFast = fastOperation(request, guarded.document) ?? null;
+        }
         const key = deps.idempotency && request.method === 'POST' && request.graphqlOperation === 'mutation' ? idempotencyKeyOf(request.headers) : undefined;
         if (key) {
           const started = await deps.idempotency!.start(request.principal.partner.id, key, fingerprint(request.body));
@@ -232,13 +259,22 @@ export async function mountGraphQL(
       );
       return payload;
     },
-    handler: fastifyApolloHandler(apollo, {
-      context: async (request) => ({
-        ...deps.createContext(request.principal!, request.id, request.log),
-        rateLimit: request.rateLimit ?? undefined,
-        deadline: deadlineFor(request.graphqlOperation ?? undefined, deps.guard.limits.deadlineMs),
-      }),
-    }),
+    handler: async function (request, reply) {
+      const fast = request.graphqlFast;
+      if (fast) {
+        const started = performance.now();
+        const contextValue = contextOf(request);
+        const running = Promise.resolve().then(() => executeDocument({ ...fast, contextValue }));
+        const result = await running.catch(() => null);
+        if (result && !result.errors?.length) {
+          deps.metrics?.operation('graphql', operationNameOf(fast), request.graphqlOperation!, (performance.now() - started) / 1000);
+          return reply.header('content-type', FAST_CONTENT_TYPE).send(fastResponse(result.data, withRateLimit(result.extensions, request.rateLimit)));
+        }
+        // Errors (or a throw) are Apollo's to format: it gets this result instead of running the operation again.
+        precomputed.keep(request, running);
+      }
+      return apolloHandler.call(this, request, reply);
+    },
   });
 
   const wss = new WebSocketServer({ server: app.server, path: '/graphql' });
@@ -263,7 +299,7 @@ function opensExplorer(request: FastifyRequest): boolean {
  * The guard's checks on an HTTP request's operation (GET query string or POST body). Requests without a document,
  * and documents with syntax or validation errors, are left to Apollo to refuse its usual way.
  */
-function guardRequest(guard: OperationGuard, request: FastifyRequest): OperationTypeNode | undefined {
+function guardRequest(guard: OperationGuard, request: FastifyRequest): { operation: OperationTypeNode | undefined; document: DocumentNode } | undefined {
   const params = (request.method === 'GET' ? request.query : request.body) as Record<string, unknown> | undefined;
   if (!params || typeof params !== 'object' || typeof params.query !== 'string') return undefined;
   const parsed = guard.parse(params.query);
@@ -281,5 +317,10 @@ function guardRequest(guard: OperationGuard, request: FastifyRequest): Operation
   if (operation === 'subscription') {
     throw new InvalidInput('subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) on this same path, not over HTTP');
   }
-  return operation;
+  return { operation, document: parsed.document };
+}
+
+/** The name the metrics give an operation: its own, or the one the request named. */
+function operationNameOf(fast: FastOperation): string | undefined {
+  return getOperationAST(fast.document, fast.operationName)?.name?.value ?? fast.operationName;
 }
