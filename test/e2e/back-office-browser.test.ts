@@ -16,6 +16,18 @@ const skip = !existsSync(CHROMIUM) && !process.env.CI;
 const WIDTHS = [1280, 390] as const;
 
 let t: TestApp;
+/**
+ * The app's clock runs from the latest Wednesday 15:00 UTC: "this week to date" then always holds three and a half
+ * days of shifts and punches, where the real clock early on a Sunday (the week's first day) has none yet.
+ */
+const midWeek = (() => {
+  const at = new Date();
+  at.setUTCHours(15, 0, 0, 0);
+  at.setUTCDate(at.getUTCDate() - ((at.getUTCDay() - 3 + 7) % 7));
+  if (at.getTime() > Date.now()) at.setUTCDate(at.getUTCDate() - 7);
+  return at.getTime() - Date.now();
+})();
+const clock = () => new Date(Date.now() + midWeek);
 let browser: Browser;
 let demo: DemoSeedSummary;
 const brooklyn = () => demo.stores.find((s) => s.externalStoreId === 'CK-NYC-01')!;
@@ -45,8 +57,8 @@ const card = (page: Page, label: string) => page.locator('.figure', { has: page.
 
 beforeAll(async () => {
   if (skip) return;
-  t = await startTestApp();
-  demo = await seedDemo(t.app.services, t.database.db);
+  t = await startTestApp({ now: clock });
+  demo = await seedDemo(t.app.services, t.database.db, { now: clock() });
   mkdirSync(ARTIFACTS, { recursive: true });
   browser = await launchChromium();
 }, 240_000);
