@@ -13,11 +13,12 @@ const Env = z.object({
   DATABASE_URL: z.string().url().optional(),
   // Connections this instance's `pg` pool may open to DATABASE_URL (requests and background loops share them).
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(10),
-  // Postgres' shared_buffers inside the embedded PGlite (initialised, so resident, at start): 128MB by default there.
+  // Postgres' shared_buffers inside the embedded PGlite (initialised, so resident, at start; 128MB by default there):
+  // `auto` sizes it by the data at start (32–256MB, src/platform/db/pglite-buffers.ts).
   PGLITE_SHARED_BUFFERS: z
     .string()
-    .regex(/^\d+(kB|MB|GB)$/, 'a size such as 32MB')
-    .default('32MB'),
+    .regex(/^(auto|\d+(kB|MB|GB))$/, 'auto, or a size such as 32MB')
+    .default('auto'),
   PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -95,7 +96,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Most connections this instance opens to DATABASE_URL. */
   databasePoolSize: number;
-  /** shared_buffers of the embedded database (PGLITE_SHARED_BUFFERS). */
+  /** shared_buffers of the embedded database (PGLITE_SHARED_BUFFERS): `auto` or a size. */
   pgliteSharedBuffers: string;
   publicUrl: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];

@@ -5,6 +5,7 @@ import { CamelCasePlugin, type Dialect, Kysely, type PluginTransformResultArgs, 
 import pg from 'pg';
 import './pg-values.ts';
 import { ConnectionLock, type EmbeddedEngine, enginePool, inThisThread, PGliteDialect, type SqlPool } from './pglite-dialect.ts';
+import { sharedBuffersFor } from './pglite-buffers.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import type { DB } from './types.ts';
 
@@ -23,7 +24,7 @@ export type ConnectOptions = (
   | {
       /** PGlite's data directory; the database runs on its own thread (pglite-thread.ts). */
       dataDir: string;
-      /** Postgres' shared_buffers (default PGlite's 128MB). */
+      /** Postgres' shared_buffers: a size, or `auto` (by the data's size: pglite-buffers.ts); default PGlite's 128MB. */
       sharedBuffers?: string;
       /** Run PGlite on this thread instead (benchmarks compare the two). */
       inThisThread?: boolean;
@@ -96,18 +97,20 @@ async function embeddedEngine(options: Embedded): Promise<{ engine: EmbeddedEngi
   }
   const dataDir = path.join(options.dataDir, 'pgdata');
   fs.mkdirSync(dataDir, { recursive: true });
+  const sharedBuffers = options.sharedBuffers && sharedBuffersFor(options.sharedBuffers, dataDir);
   if (!options.inThisThread) {
-    const thread = await PGliteThread.start({ dataDir, sharedBuffers: options.sharedBuffers });
+    const thread = await PGliteThread.start({ dataDir, sharedBuffers });
     return { engine: thread, closeEngine: () => thread.close() };
   }
-  const pglite = await (await import('./pglite-open.ts')).openPglite({ dataDir, sharedBuffers: options.sharedBuffers });
+  const pglite = await (await import('./pglite-open.ts')).openPglite({ dataDir, sharedBuffers });
   return { engine: inThisThread(pglite), pglite, closeEngine: () => pglite.close() };
 }
 
 /**
- * PGlite with the extensions our migrations need, in memory or loaded from a dump (tests). Loaded when first used: a
+ * PGlite with the extensions our migrations need, in memory or loaded from a dump (tests, the search evaluation's
+ * restart), with shared_buffers when given. Loaded when first used: a
  * server whose database runs on its own thread never loads PGlite on this one.
  */
-export async function createPglite(options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
+export async function createPglite(options: { loadDataDir?: Blob; sharedBuffers?: string } = {}): Promise<PGlite> {
   return (await import('./pglite-open.ts')).openPglite({ dataDir: 'memory://', ...options });
 }
