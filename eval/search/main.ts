@@ -1,6 +1,6 @@
 // Search relevance + latency evaluation:
 //
-//   npm run eval:search -- <dataset dir> [--queries <file>] [--json] [--pages <dir>] [--synthetic [N]]
+//   npm run eval:search -- <dataset dir> [--queries <file>] [--json] [--pages <dir>] [--synthetic [N] [--keep-data <dir>]]
 //
 // 1. Builds the services as the server does, on a fresh in-memory PGlite (pgvector HNSW), the configured embedder
 //    (openEmbedder; the local word-vector cache in DATA_DIR/embeddings or EMBEDDINGS_CACHE_DIR, built if missing)
@@ -26,10 +26,13 @@
 // 6. --json prints the whole report as JSON instead of the tables, plus the indexed text of every file a query names
 //    as relevant (to see why a file is missed). Progress goes to stderr.
 //
+// --keep-data <dir> writes the server-path stage's data directory there and keeps it (to tune the index on it).
+//
 // Speed-up for tuning: --pages <dir> takes the reads saved by `npm run dump-pages -- <dataset> <dir>`
 // instead of running OCR (eval/search/cached-reader.ts); understanding, recording and indexing still run.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -62,6 +65,8 @@ interface Args {
   queries: string;
   json: boolean;
   pages: string | undefined;
+  /** Where the server-path stage writes its data directory, kept afterwards (default: a temporary one, removed). */
+  keepData: string | undefined;
   synthetic: number | undefined;
 }
 interface ManifestEntry {
@@ -91,12 +96,12 @@ interface StageReport {
   sizes: { databaseBytes: number; searchTableBytes: number; hnswIndexBytes: number };
 }
 
-const USAGE = 'usage: npm run eval:search -- <dataset dir> [--queries <file>] [--json] [--pages <dir>] [--synthetic [N]]';
+const USAGE = 'usage: npm run eval:search -- <dataset dir> [--queries <file>] [--json] [--pages <dir>] [--synthetic [N] [--keep-data <dir>]]';
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { dir: '', queries: DEFAULT_QUERIES, json: false, pages: undefined, synthetic: undefined };
+  const args: Args = { dir: '', queries: DEFAULT_QUERIES, json: false, pages: undefined, synthetic: undefined, keepData: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -107,6 +112,7 @@ function parseArgs(argv: string[]): Args {
     if (a === '--json') args.json = true;
     else if (a === '--queries') args.queries = value();
     else if (a === '--pages') args.pages = value();
+    else if (a === '--keep-data') args.keepData = value();
     else if (a === '--synthetic') {
       const next = argv[i + 1];
       args.synthetic = next !== undefined && /^\d+$/.test(next) ? Number(argv[++i]) : 10_000;
@@ -115,6 +121,7 @@ function parseArgs(argv: string[]): Args {
     else throw new UsageError(`unexpected argument ${a}\n${USAGE}`);
   }
   if (!args.dir) throw new UsageError(USAGE);
+  if (args.keepData && !args.synthetic) throw new UsageError(`--keep-data goes with --synthetic\n${USAGE}`);
   return args;
 }
 
@@ -165,7 +172,8 @@ async function uploadDataset(services: Services, principal: Principal, dir: stri
 async function sizes(database: Database) {
   const { rows } = await sql<{ db: string; tbl: string; hnsw: string }>`
     select pg_database_size(current_database()) as db, pg_total_relation_size('search_documents') as tbl,
-           pg_relation_size('search_documents__embedding_hnsw_idx') as hnsw`.execute(database.db);
+           (select sum(pg_relation_size(indexrelid)) from pg_index join pg_class on pg_class.oid = indexrelid
+             where indrelid = 'search_documents'::regclass and relname like '%hnsw%') as hnsw`.execute(database.db);
   const r = rows[0]!;
   return { databaseBytes: Number(r.db), searchTableBytes: Number(r.tbl), hnswIndexBytes: Number(r.hnsw) };
 }
@@ -298,12 +306,13 @@ function stageTable(title: string, s: StageReport): string {
   lines.push(
     `  search latency (embedding + SQL), ${l.samples} runs: p50 ${l.p50} ms  p95 ${l.p95} ms  max ${l.max} ms;  embedding alone p50 ${l.embedP50} ms  p95 ${l.embedP95} ms`,
   );
-  lines.push(`  PGlite: database ${mb(s.sizes.databaseBytes)}, search_documents ${mb(s.sizes.searchTableBytes)} (HNSW index ${mb(s.sizes.hnswIndexBytes)})`);
+  lines.push(`  PGlite: database ${mb(s.sizes.databaseBytes)}, search_documents ${mb(s.sizes.searchTableBytes)} (HNSW indexes ${mb(s.sizes.hnswIndexBytes)})`);
   return lines.join('\n');
 }
 
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
+  if (args.keepData && existsSync(path.join(args.keepData, 'pgdata'))) throw new UsageError(`${args.keepData} already holds a database (pgdata)`);
   const config = loadConfig();
   const manifest = JSON.parse(await readFile(path.join(args.dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
   const judgements = JSON.parse(await readFile(args.queries, 'utf8')) as Judgement[];
@@ -371,7 +380,8 @@ async function main(argv: string[]): Promise<void> {
       await composed.close();
       await opened.close?.();
       await database.close();
-      dataDir = await mkdtemp(path.join(tmpdir(), 'search-eval-data-'));
+      if (args.keepData) await mkdir(args.keepData, { recursive: true });
+      dataDir = args.keepData ?? (await mkdtemp(path.join(tmpdir(), 'search-eval-data-')));
       await (await openPglite({ dataDir: path.join(dataDir, 'pgdata'), loadDataDir: dump })).close();
       database = await connect({ dataDir, sharedBuffers: config.pgliteSharedBuffers });
       const shown = await sql<{ pool: string }>`select current_setting('shared_buffers') as pool`.execute(database.db);
@@ -427,7 +437,7 @@ async function main(argv: string[]): Promise<void> {
     await composed?.embedder.close?.();
     await database.close();
     await rm(blobDir, { recursive: true, force: true });
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (dataDir && !args.keepData) await rm(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -54,25 +54,30 @@ test('instances starting together type the vector column and build its index onc
   const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'search_documents' and indexdef like '%hnsw%'`.execute(
     database.db,
   );
-  expect(indexes.rows).toEqual([{ indexname: 'search_documents__embedding_hnsw_idx' }]);
+  expect(indexes.rows.map((r) => r.indexname).sort()).toEqual([
+    'search_documents__invoice_embedding_hnsw_idx',
+    'search_documents__receipt_embedding_hnsw_idx',
+    'search_documents__vendor_embedding_hnsw_idx',
+  ]);
 });
 
-test("an index built with other HNSW options is rebuilt with the search's; one built with them is kept", async () => {
-  const index = () =>
-    sql<{
-      oid: number;
-      options: string[] | null;
-    }>`select oid::int as oid, reloptions as options from pg_class where relname = 'search_documents__embedding_hnsw_idx'`
+test("an index built with other HNSW options is rebuilt with the search's; one built with them is kept; the one shared index goes", async () => {
+  const name = 'search_documents__receipt_embedding_hnsw_idx';
+  const index = (relname: string) =>
+    sql<{ oid: number; options: string[] | null }>`select oid::int as oid, reloptions as options from pg_class where relname = ${relname}`
       .execute(database.db)
       .then((r) => r.rows[0]);
-  await sql`drop index if exists search_documents__embedding_hnsw_idx`.execute(database.db);
+  await sql`drop index if exists ${sql.id(name)}`.execute(database.db);
+  await sql`create index ${sql.id(name)} on search_documents using hnsw (embedding vector_cosine_ops) where entity_type = 'receipt'`.execute(database.db);
+  // The index of every type that came before the per-type graphs.
   await sql`create index search_documents__embedding_hnsw_idx on search_documents using hnsw (embedding vector_cosine_ops)`.execute(database.db);
-  expect((await index())?.options).toBeNull(); // pgvector's defaults (m 16, ef_construction 64)
+  expect((await index(name))?.options).toBeNull(); // pgvector's defaults (m 16, ef_construction 64)
   await prepareVectorColumn(database.db, 356);
-  const rebuilt = await index();
+  const rebuilt = await index(name);
   expect([...(rebuilt?.options ?? [])].sort()).toEqual(['ef_construction=200', 'm=12']);
+  expect(await index('search_documents__embedding_hnsw_idx')).toBeUndefined();
   await prepareVectorColumn(database.db, 356);
-  expect((await index())?.oid).toBe(rebuilt?.oid);
+  expect((await index(name))?.oid).toBe(rebuilt?.oid);
 });
 
 test('a partner, its key and an authenticated lookup work over the wire', async () => {

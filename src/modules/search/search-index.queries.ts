@@ -2,7 +2,16 @@ import { type Kysely, sql } from 'kysely';
 import pgvector from 'pgvector';
 import type { DB, SearchEntityType } from '../../platform/db/types.ts';
 
-const INDEX = 'search_documents__embedding_hnsw_idx';
+/**
+ * One HNSW graph per entity type (docs/decisions.md "One graph per entity type"): a partial index each, searched
+ * each for its own nearest rows. In one graph shared by all types, a flood of one type (a partner's 100k invoices)
+ * re-wired the graph around itself: the receipts indexed before it lost every edge that led to them and no search
+ * could reach them, however wide its candidate list.
+ */
+const SEARCH_TYPES = ['invoice', 'receipt', 'vendor'] as const satisfies readonly SearchEntityType[];
+const indexOf = (type: SearchEntityType) => `search_documents__${type}_embedding_hnsw_idx`;
+/** The one index of all types, before the per-type graphs: dropped at start. */
+const SHARED_INDEX = 'search_documents__embedding_hnsw_idx';
 /**
  * The HNSW graph's build options (docs/decisions.md "HNSW at 100k rows"): 12 neighbours per node and a candidate list
  * of 200 while inserting give a graph that a narrower search walks to the same recall — at 100k rows, 95% of the exact
@@ -11,15 +20,15 @@ const INDEX = 'search_documents__embedding_hnsw_idx';
  */
 const HNSW_OPTIONS = ['m=12', 'ef_construction=200'];
 /** The search's candidate list (pgvector's default is 40); see nearestSearchDocuments. */
-const EF_SEARCH = 140;
+const EF_SEARCH = 100;
 /** pg_advisory_xact_lock key of the column's preparation ("search" in ASCII). */
 const PREPARE_LOCK = 0x736561726368;
 
 /**
- * Types the vector column for the embedder's dimension and builds the HNSW cosine index. When the dimension
- * changes, rows of the old dimension are dropped (they cannot be compared; `admin reindex` rebuilds them).
- * Returns the number of rows dropped. One transaction under an advisory lock: instances starting together on one
- * database take turns (otherwise two ALTERs deadlock, and two CREATE INDEX IF NOT EXISTS collide on the name).
+ * Types the vector column for the embedder's dimension and builds the HNSW cosine index of each entity type. When
+ * the dimension changes, rows of the old dimension are dropped (they cannot be compared; `admin reindex` rebuilds
+ * them). Returns the number of rows dropped. One transaction under an advisory lock: instances starting together on
+ * one database take turns (otherwise two ALTERs deadlock, and two CREATE INDEX IF NOT EXISTS collide on the name).
  */
 export async function prepareVectorColumn(db: Kysely<DB>, dimensions: number): Promise<number> {
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 2000) throw new Error(`unsupported vector dimension ${dimensions}`);
@@ -30,17 +39,20 @@ export async function prepareVectorColumn(db: Kysely<DB>, dimensions: number): P
       where attrelid = 'search_documents'::regclass and attname = 'embedding'`.execute(trx);
     const wanted = `vector(${dimensions})`;
     let dropped = 0;
+    await sql`drop index if exists ${sql.id(SHARED_INDEX)}`.execute(trx);
     if (current.rows[0]?.type !== wanted) {
       const gone = await sql`delete from search_documents where vector_dims(embedding) <> ${dimensions}`.execute(trx);
       dropped = Number(gone.numAffectedRows ?? 0);
-      await sql`drop index if exists ${sql.id(INDEX)}`.execute(trx);
+      for (const type of SEARCH_TYPES) await sql`drop index if exists ${sql.id(indexOf(type))}`.execute(trx);
       await sql`alter table search_documents alter column embedding type ${sql.raw(wanted)}`.execute(trx);
     }
-    const built = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where relname = ${INDEX}`.execute(trx);
-    const options = built.rows[0] && [...(built.rows[0].options ?? [])].sort().join();
-    if (options !== undefined && options !== [...HNSW_OPTIONS].sort().join()) await sql`drop index ${sql.id(INDEX)}`.execute(trx);
-    await sql`create index if not exists ${sql.id(INDEX)} on search_documents using hnsw (embedding vector_cosine_ops)
-              with (${sql.raw(HNSW_OPTIONS.join(', '))})`.execute(trx);
+    for (const type of SEARCH_TYPES) {
+      const built = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where relname = ${indexOf(type)}`.execute(trx);
+      const options = built.rows[0] && [...(built.rows[0].options ?? [])].sort().join();
+      if (options !== undefined && options !== [...HNSW_OPTIONS].sort().join()) await sql`drop index ${sql.id(indexOf(type))}`.execute(trx);
+      await sql`create index if not exists ${sql.id(indexOf(type))} on search_documents using hnsw (embedding vector_cosine_ops)
+                with (${sql.raw(HNSW_OPTIONS.join(', '))}) where entity_type = ${sql.lit(type)}`.execute(trx);
+    }
     return dropped;
   });
 }
@@ -96,9 +108,10 @@ export interface SearchHit {
 }
 
 /**
- * The `limit` nearest rows to `vector` among the tenants' rows. The tenant filter is applied inside the HNSW
- * scan with pgvector's iterative scan (relaxed order, re-sorted here), so a filtered query still returns
- * `limit` rows when that many exist.
+ * The `limit` nearest rows to `vector` among the tenants' rows: the nearest `limit` of each entity type (of `type`
+ * only when given), each from its own graph, merged by distance. The tenant filter is applied inside each HNSW scan
+ * with pgvector's iterative scan (relaxed order, re-sorted here), so a filtered query still returns `limit` rows when
+ * that many exist. The query vector is parsed once (the CTE `q`) and read by every scan.
  */
 export async function nearestSearchDocuments(
   db: Kysely<DB>,
@@ -106,25 +119,26 @@ export async function nearestSearchDocuments(
 ): Promise<SearchHit[]> {
   if (q.tenantIds.length === 0) return [];
   const v = pgvector.toSql(Array.from(q.vector)) as string;
+  const nearestOf = (type: SearchEntityType) => sql`(
+        select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, date,
+               embedding <=> (select v from q) as distance
+        from search_documents
+        where tenant_id in (${sql.join(q.tenantIds)}) and embedder_id = ${q.embedderId} and entity_type = ${sql.lit(type)}
+        order by embedding <=> (select v from q)
+        limit ${q.limit})`;
+  const types = q.type ? [q.type] : SEARCH_TYPES;
   return db.transaction().execute(async (trx) => {
-    // A wider candidate list than pgvector's default 40: at 100k rows (docs/decisions.md "HNSW at 100k rows") the
-    // graph built with HNSW_OPTIONS returns ~92% of the exact top 10 at 100, ~94% at 120 and ~95–97% at 140. Both settings in one
+    // A wider candidate list than pgvector's default 40: at 100k rows (docs/decisions.md "One graph per entity type")
+    // each type's graph returns 96% of the exact top 10 at 80, 97.3% at 100 and 98% at 140. Both settings in one
     // statement (one round trip).
     await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
                      set_config('hnsw.ef_search', ${String(Math.max(EF_SEARCH, q.limit * 10))}, true)`.execute(trx);
     const rows = await sql<SearchHit>`
-      with nearest as materialized (
-        select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, date,
-               embedding <=> ${v}::vector as distance
-        from search_documents
-        where tenant_id in (${sql.join(q.tenantIds)}) and embedder_id = ${q.embedderId}
-          ${q.type ? sql`and entity_type = ${q.type}` : sql``}
-        order by embedding <=> ${v}::vector
-        limit ${q.limit}
-      )
+      with q as materialized (select ${v}::vector as v),
+      nearest as materialized (${sql.join(types.map(nearestOf), sql` union all `)})
       select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
              1 - distance as cosine
-      from nearest order by distance, entity_id`.execute(trx);
+      from nearest order by distance, entity_id limit ${q.limit}`.execute(trx);
     return rows.rows.map((r) => ({ ...r, cosine: Number(r.cosine) }));
   });
 }

@@ -1,0 +1,82 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { nearestSearchDocuments, prepareVectorColumn, upsertSearchDocuments } from '../../src/modules/search/search-index.queries.ts';
+import type { Database } from '../../src/platform/db/connect.ts';
+import type { SearchEntityType } from '../../src/platform/db/types.ts';
+import { freshDatabase } from '../helpers/db.ts';
+
+// One HNSW graph per entity type: a flood of invoices cannot cut the receipts and vendors off the graph they are
+// searched in. Each search walks every type's own partial index and merges the nearest rows by distance.
+
+const DIMS = 4;
+const EMBEDDER = 'test:4d';
+let database: Database;
+let tenantId: string;
+
+const unit = (v: number[]) => {
+  const n = Math.hypot(...v);
+  return Float32Array.from(v.map((x) => x / n));
+};
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  await prepareVectorColumn(database.db, DIMS);
+  const partner = await sql<{ id: string }>`insert into partners (name, tier) values ('graphs', 'embed') returning id`.execute(database.db);
+  const tenant = await sql<{ id: string }>`insert into tenants (partner_id, name) values (${partner.rows[0]!.id}, 'main') returning id`.execute(database.db);
+  tenantId = tenant.rows[0]!.id;
+  const doc = (entityType: SearchEntityType, i: number, v: number[]) => ({
+    entityType,
+    entityId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    tenantId,
+    text: `${entityType} ${i}`,
+    preview: `${entityType} ${i}`,
+    vendorName: null,
+    merchantName: null,
+    total: null,
+    date: null,
+    embedding: unit(v),
+  });
+  await upsertSearchDocuments(database.db, EMBEDDER, [
+    doc('receipt', 1, [1, 0.05, 0.1, 0]),
+    doc('vendor', 2, [1, 0, 0.3, 0]),
+    ...Array.from({ length: 300 }, (_, i) => doc('invoice', 100 + i, [0.2 + (i % 17) / 10, 1, (i % 5) / 10, 1])),
+  ]);
+  await sql`analyze search_documents`.execute(database.db);
+}, 60_000);
+
+afterAll(() => database?.close());
+
+test('each entity type has its own HNSW index; the index of every type is gone', async () => {
+  const indexes = await sql<{ indexname: string; indexdef: string }>`
+    select indexname, indexdef from pg_indexes where tablename = 'search_documents' and indexdef like '%hnsw%' order by indexname`.execute(database.db);
+  expect(indexes.rows.map((r) => r.indexname)).toEqual([
+    'search_documents__invoice_embedding_hnsw_idx',
+    'search_documents__receipt_embedding_hnsw_idx',
+    'search_documents__vendor_embedding_hnsw_idx',
+  ]);
+  for (const r of indexes.rows) expect(r.indexdef).toMatch(/WHERE \(entity_type = '(invoice|receipt|vendor)'::text\)$/);
+});
+
+test('a search merges the nearest of every type by distance; a type filter walks that type only', async () => {
+  const vector = unit([1, 0.05, 0.1, 0]);
+  const all = await nearestSearchDocuments(database.db, { tenantIds: [tenantId], embedderId: EMBEDDER, vector, limit: 5 });
+  expect(all.map((h) => h.entityType)).toEqual(['receipt', 'vendor', 'invoice', 'invoice', 'invoice']);
+  expect(all.map((h) => h.cosine)).toEqual([...all.map((h) => h.cosine)].sort((a, b) => b - a));
+  const invoices = await nearestSearchDocuments(database.db, { tenantIds: [tenantId], embedderId: EMBEDDER, vector, type: 'invoice', limit: 5 });
+  expect(invoices.map((h) => h.entityType)).toEqual(Array(5).fill('invoice'));
+  expect(invoices.slice(0, 3)).toEqual(all.filter((h) => h.entityType === 'invoice'));
+});
+
+test('with sequential scans off the planner walks each type’s own graph', async () => {
+  const plan = await database.db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    return sql<Record<string, string>>`explain
+      with q as materialized (select ${'[1,0,0,0]'}::vector as v)
+      (select entity_id from search_documents where entity_type = 'invoice' order by embedding <=> (select v from q) limit 3)
+      union all
+      (select entity_id from search_documents where entity_type = 'receipt' order by embedding <=> (select v from q) limit 3)`.execute(trx);
+  });
+  const text = plan.rows.map((r) => Object.values(r)[0]).join('\n');
+  expect(text).toContain('Index Scan using search_documents__invoice_embedding_hnsw_idx');
+  expect(text).toContain('Index Scan using search_documents__receipt_embedding_hnsw_idx');
+});
