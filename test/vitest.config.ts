@@ -40,11 +40,25 @@ export function testConfig(groups: TestGroup[]) {
   });
 }
 
+const UNIT = [
+  'test/unit/**/*.test.ts',
+  'test/extraction/fields/**/*.test.ts',
+  'test/extraction/einvoice/**/*.test.ts',
+  'test/extraction/lang/**/*.test.ts',
+  'test/extraction/categorizer.test.ts',
+  'test/embeddings/**/*.test.ts',
+  'test/contract/**/*.test.ts',
+  'test/storage/**/*.test.ts',
+];
+
 export default testConfig([
   // The API tests: every file starts its own app on its own database copy. Measured (test/api, 2 workers):
   // 164 s sharing the module graph, 267 s importing the app per file.
   { name: 'api', include: ['test/api/**/*.test.ts'], isolate: false },
+  // Tests of one function or class each, in process, on no server, no database file and no module mock: they share
+  // one module graph per worker (importing the extraction and GraphQL modules costs ~1 s a file).
+  { name: 'unit', include: UNIT, isolate: false },
   // The two-instance test needs a real PostgreSQL (npm run test:postgres): PGlite served over a socket has one
   // backend for every connection, so two processes' named prepared statements (the shared rate limiter's) collide.
-  { name: 'other', include: ['test/**/*.test.ts'], exclude: ['test/api/**', 'test/e2e/multi-instance.test.ts'], isolate: true },
+  { name: 'other', include: ['test/**/*.test.ts'], exclude: ['test/api/**', ...UNIT, 'test/e2e/multi-instance.test.ts'], isolate: true },
 ]);
