@@ -80,3 +80,46 @@ test('with sequential scans off the planner walks each type’s own graph', asyn
   expect(text).toContain('Index Scan using search_documents__invoice_embedding_hnsw_idx');
   expect(text).toContain('Index Scan using search_documents__receipt_embedding_hnsw_idx');
 });
+
+test('the statement sets its own scan settings before its scans read them (iterative scan, ef_search)', async () => {
+  // Another tenant's 250 invoices sit right at the query; this tenant's 4 are farther. A scan that stops at its
+  // candidate list (iterative scan off) sees only the other tenant's rows and, filtered, returns nothing.
+  const partner = await sql<{ id: string }>`insert into partners (name, tier) values ('crowd', 'embed') returning id`.execute(database.db);
+  const other = await sql<{ id: string }>`insert into tenants (partner_id, name) values (${partner.rows[0]!.id}, 'crowd') returning id`.execute(database.db);
+  const near = (i: number) => unit([0.01 * (i % 10), 1, 0.01 * Math.floor(i / 10), 0.02]);
+  const at = (i: number) => `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`;
+  await upsertSearchDocuments(
+    database.db,
+    EMBEDDER,
+    Array.from({ length: 250 }, (_, i) => ({
+      entityType: 'invoice' as const,
+      entityId: at(i),
+      tenantId: other.rows[0]!.id,
+      text: `crowd ${i}`,
+      preview: `crowd ${i}`,
+      vendorName: null,
+      merchantName: null,
+      total: null,
+      date: null,
+      embedding: near(i),
+    })),
+  );
+  const vector = unit([0, 1, 0, 0]);
+  const outcome = await database.db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local hnsw.iterative_scan = off`.execute(trx);
+    await sql`set local hnsw.ef_search = 40`.execute(trx);
+    // The control: the same scan without the statement's settings finds none of this tenant's rows.
+    const bare = await sql<{ entityId: string }>`
+      select entity_id from search_documents where tenant_id = ${tenantId} and entity_type = 'invoice'
+      order by embedding <=> ${`[${Array.from(vector).join(',')}]`}::vector limit 4`.execute(trx);
+    const hits = await nearestSearchDocuments(trx, { tenantIds: [tenantId], embedderId: EMBEDDER, vector, type: 'invoice', limit: 4 });
+    const settings = await sql<{ ef: string; scan: string }>`
+      select current_setting('hnsw.ef_search') as ef, current_setting('hnsw.iterative_scan') as scan`.execute(trx);
+    return { bare: bare.rows.length, hits, settings: settings.rows[0] };
+  });
+  expect(outcome.bare).toBe(0);
+  expect(outcome.hits).toHaveLength(4);
+  expect(new Set(outcome.hits.map((h) => h.entityType))).toEqual(new Set(['invoice']));
+  expect(outcome.settings).toEqual({ ef: '100', scan: 'relaxed_order' });
+});

@@ -127,20 +127,23 @@ export async function nearestSearchDocuments(
         order by embedding <=> (select v from q)
         limit ${q.limit})`;
   const types = q.type ? [q.type] : SEARCH_TYPES;
-  return db.transaction().execute(async (trx) => {
-    // A wider candidate list than pgvector's default 40: at 100k rows (docs/decisions.md "One graph per entity type")
-    // one build of the graphs returned 96% of the exact top 10 at 80, 97.3% at 100 and 98% at 140, another 90.7% at
-    // 100 (HNSW levels are random). Both settings in one statement (one round trip).
-    await sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true),
-                     set_config('hnsw.ef_search', ${String(Math.max(EF_SEARCH, q.limit * 10))}, true)`.execute(trx);
-    const rows = await sql<SearchHit>`
-      with q as materialized (select ${v}::vector as v),
-      nearest as materialized (${sql.join(types.map(nearestOf), sql` union all `)})
-      select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
-             1 - distance as cosine
-      from nearest order by distance, entity_id limit ${q.limit}`.execute(trx);
-    return rows.rows.map((r) => ({ ...r, cosine: Number(r.cosine) }));
-  });
+  // The scans' settings are set by the statement itself, local to its transaction: the CTE `settings` runs before
+  // any scan reads them, because every scan's ordering key is the vector of `q`, which reads `settings`, and pgvector
+  // reads the settings at the scan's first row (test/db/search-graphs.test.ts proves it). One statement is one
+  // exchange with the database; BEGIN, SET and COMMIT around it were three more (~0.7 ms on the database's thread).
+  // ef_search: a wider candidate list than pgvector's default 40: at 100k rows (docs/decisions.md "One graph per
+  // entity type") one build of the graphs returned 96% of the exact top 10 at 80, 97.3% at 100 and 98% at 140,
+  // another 90.7% at 100 (HNSW levels are random).
+  const rows = await sql<SearchHit>`
+    with settings as materialized (
+      select set_config('hnsw.iterative_scan', 'relaxed_order', true) as iterative_scan,
+             set_config('hnsw.ef_search', ${String(Math.max(EF_SEARCH, q.limit * 10))}, true) as ef_search),
+    q as materialized (select ${v}::vector as v from settings),
+    nearest as materialized (${sql.join(types.map(nearestOf), sql` union all `)})
+    select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
+           1 - distance as cosine
+    from nearest order by distance, entity_id limit ${q.limit}`.execute(db);
+  return rows.rows.map((r) => ({ ...r, cosine: Number(r.cosine) }));
 }
 
 /** How many rows were embedded by another embedder than `embedderId` (they need `admin reindex`). */
