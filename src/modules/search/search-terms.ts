@@ -27,7 +27,9 @@ const STOPWORDS = new Set([
   'vendors',
 ]);
 
-const fold = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+/** Only ASCII: nothing to decompose (most words; NFD and the mark filter were most of a search's result mapping). */
+const ASCII = /^[\x00-\x7f]*$/;
+const fold = (word: string) => (ASCII.test(word) ? word : word.normalize('NFD').replace(/\p{M}/gu, '')).toLowerCase();
 
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
@@ -44,8 +46,8 @@ export function queryTerms(query: string): string[] {
 
 /** The terms the text holds. */
 export function matchedTerms(text: string, terms: readonly string[]): string[] {
-  const words = new Set((text.match(WORD) ?? []).map(fold));
-  return terms.filter((t) => [...words].some((w) => sameWord(t, w)));
+  const words = [...new Set((text.match(WORD) ?? []).map(fold))];
+  return terms.filter((t) => words.some((w) => sameWord(t, w)));
 }
 
 /** Where the text holds one of the terms: start and length of each matching word (UTF-16 offsets), in order. */
