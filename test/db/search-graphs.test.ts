@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { nearestSearchDocuments, prepareVectorColumn, upsertSearchDocuments } from '../../src/modules/search/search-index.queries.ts';
 import type { Database } from '../../src/platform/db/connect.ts';
 import type { SearchEntityType } from '../../src/platform/db/types.ts';
-import { freshDatabase } from '../helpers/db.ts';
+import { freshDatabase, testDatabaseKind } from '../helpers/db.ts';
 
 // One HNSW graph per entity type: a flood of invoices cannot cut the receipts and vendors off the graph they are
 // searched in. Each search walks every type's own partial index and merges the nearest rows by distance.
@@ -122,4 +122,20 @@ test('the statement sets its own scan settings before its scans read them (itera
   expect(outcome.hits).toHaveLength(4);
   expect(new Set(outcome.hits.map((h) => h.entityType))).toEqual(new Set(['invoice']));
   expect(outcome.settings).toEqual({ ef: '100', scan: 'relaxed_order' });
+});
+
+// The embedded dialect prepares each statement once (pglite-protocol.ts); node-postgres through Kysely does not.
+test.runIf(testDatabaseKind() !== 'postgres')('repeated searches run on the prepared statement’s kept plan, not a new plan each', async () => {
+  await sql`analyze search_documents`.execute(database.db);
+  const vector = unit([0.3, 1, 0.2, 1]);
+  for (let i = 0; i < 8; i++) await nearestSearchDocuments(database.db, { tenantIds: [tenantId], embedderId: EMBEDDER, vector, type: 'invoice', limit: 3 });
+  const plans = await sql<{ statement: string; genericPlans: string; customPlans: string }>`
+    select statement, generic_plans, custom_plans from pg_prepared_statements
+    where statement like '%set_config(''hnsw.ef_search''%' and statement like '%''invoice''%' and statement not like '%''receipt''%'`.execute(database.db);
+  // The limit is written into the statement (bound as $n, a 100k-row table had every search planned for its values,
+  // 30 of 30: docs/decisions.md "A search is one statement"; a table this small keeps a generic plan either way).
+  const mine = plans.rows.filter((r) => /limit 3\b/.test(r.statement));
+  expect(mine).toHaveLength(1);
+  // Postgres plans the first five runs for their values, then keeps the generic plan when it costs no more.
+  expect([Number(mine[0]!.customPlans), Number(mine[0]!.genericPlans)]).toEqual([5, 3]);
 });

@@ -21,6 +21,7 @@ const SHARED_INDEX = 'search_documents__embedding_hnsw_idx';
 const HNSW_OPTIONS = ['m=12', 'ef_construction=200'];
 /** The search's candidate list (pgvector's default is 40); see nearestSearchDocuments. */
 const EF_SEARCH = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** pg_advisory_xact_lock key of the column's preparation ("search" in ASCII). */
 const PREPARE_LOCK = 0x736561726368;
 
@@ -119,13 +120,22 @@ export async function nearestSearchDocuments(
 ): Promise<SearchHit[]> {
   if (q.tenantIds.length === 0) return [];
   const v = pgvector.toSql(Array.from(q.vector)) as string;
+  // The limit and the tenants are written into the statement, not bound. A bound LIMIT makes the planner cost a
+  // prepared statement's generic plan as if it read a tenth of the rows, so every search was planned anew (30 of 30
+  // plans custom, ~0.5–1 ms each on PGlite). Written, the generic plan is chosen after five runs and kept, and it is
+  // still planned knowing the tenant (its share of the rows, as each custom plan was), not for an average tenant: one
+  // prepared statement per tenant and limit (pglite-protocol.ts keeps 200). Both are checked values.
+  if (!Number.isInteger(q.limit) || q.limit < 1) throw new Error(`invalid search limit ${q.limit}`);
+  for (const id of q.tenantIds) if (!UUID.test(id)) throw new Error(`invalid tenant id ${id}`);
+  const limit = sql.lit(q.limit);
+  const tenants = sql.join(q.tenantIds.map((id) => sql.lit(id)));
   const nearestOf = (type: SearchEntityType) => sql`(
         select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, date,
                embedding <=> (select v from q) as distance
         from search_documents
-        where tenant_id in (${sql.join(q.tenantIds)}) and embedder_id = ${q.embedderId} and entity_type = ${sql.lit(type)}
+        where tenant_id in (${tenants}) and embedder_id = ${q.embedderId} and entity_type = ${sql.lit(type)}
         order by embedding <=> (select v from q)
-        limit ${q.limit})`;
+        limit ${limit})`;
   const types = q.type ? [q.type] : SEARCH_TYPES;
   // The scans' settings are set by the statement itself, local to its transaction: the CTE `settings` runs before
   // any scan reads them, because every scan's ordering key is the vector of `q`, which reads `settings`, and pgvector
@@ -142,7 +152,7 @@ export async function nearestSearchDocuments(
     nearest as materialized (${sql.join(types.map(nearestOf), sql` union all `)})
     select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,
            1 - distance as cosine
-    from nearest order by distance, entity_id limit ${q.limit}`.execute(db);
+    from nearest order by distance, entity_id limit ${limit}`.execute(db);
   return rows.rows.map((r) => ({ ...r, cosine: Number(r.cosine) }));
 }
 
