@@ -133,7 +133,7 @@ test.runIf(testDatabaseKind() !== 'postgres')('repeated searches run on the prep
     select statement, generic_plans, custom_plans from pg_prepared_statements
     where statement like '%set_config(''hnsw.ef_search''%' and statement like '%''invoice''%' and statement not like '%''receipt''%'`.execute(database.db);
   // The limit is written into the statement (bound as $n, a 100k-row table had every search planned for its values,
-  // 30 of 30: docs/decisions.md "A search is one statement"; a table this small keeps a generic plan either way).
+  // 30 of 30: docs/decisions.md "The search's plan is kept"; a table this small keeps a generic plan either way).
   const mine = plans.rows.filter((r) => /limit 3\b/.test(r.statement));
   expect(mine).toHaveLength(1);
   // Postgres plans the first five runs for their values, then keeps the generic plan when it costs no more.

@@ -21,6 +21,7 @@ const SHARED_INDEX = 'search_documents__embedding_hnsw_idx';
 const HNSW_OPTIONS = ['m=12', 'ef_construction=200'];
 /** The search's candidate list (pgvector's default is 40); see nearestSearchDocuments. */
 const EF_SEARCH = 100;
+/** A tenant id as a search writes it into its statement (see nearestSearchDocuments). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** pg_advisory_xact_lock key of the column's preparation ("search" in ASCII). */
 const PREPARE_LOCK = 0x736561726368;
