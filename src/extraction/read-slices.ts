@@ -62,6 +62,8 @@ export type WorkerRequest =
   | { type: 'slice'; id: number; bytes?: Uint8Array; spec: SliceSpec }
   | { type: 'close'; id: number }
   | { type: 'crash'; id: number }
+  /** Load the OCR engine now (the pool asks when /readyz wants to know which one runs); it reports `ocr-status`. */
+  | { type: 'load-ocr' }
   /** The pool is closing: finish the slice in hand, release the OCR sessions and exit (no terminate mid-native-call). */
   | { type: 'shutdown' };
 

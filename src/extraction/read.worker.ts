@@ -151,10 +151,9 @@ function serialiseError(id: number, err: unknown): WorkerResponse & { ok: false 
 
 if (parentPort) {
   const port = parentPort;
-  // Warm the OCR engine in the background (the pool reports which one runs in /readyz); failures surface on the
-  // first job that needs it. pdf.js loads with the first PDF: a worker that reads only photos never holds it
-  // (issue 17, memory: ~30 MB a worker).
-  void ocr().catch(() => undefined);
+  // Each engine loads when a slice first needs it: pdf.js with the first PDF, the OCR engine with the first photo or
+  // scanned page (or when the pool asks, for /readyz). A worker that reads only photos never holds pdf.js (~30 MB),
+  // one that reads only text-layer PDFs never holds the OCR models (~1.7 s of CPU to load; docs/decisions.md).
   let running: Promise<unknown> = Promise.resolve();
   port.on('message', (msg: WorkerRequest) => {
     if (msg.type === 'crash') {
@@ -167,6 +166,10 @@ if (parentPort) {
     }
     if (msg.type === 'close') {
       void closeDocument(msg.id);
+      return;
+    }
+    if (msg.type === 'load-ocr') {
+      void ocr().catch(() => undefined); // a failure is reported as ocr-status, and again by the job that needs it
       return;
     }
     running = runSlice(msg.id, msg.bytes, msg.spec)

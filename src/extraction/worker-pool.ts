@@ -72,7 +72,7 @@ export class ReadPool {
     // One model run at a time across the workers: two at once would hold ~400 MB more (inference-lock.ts).
     this.ocr = { ...options.ocr, inferenceLock: createInferenceLock() };
     this.onOcrStatus = options.onOcrStatus;
-    if (options.warm) for (let i = 0; i < this.size; i++) this.spawn();
+    if (options.warm) for (let i = 0; i < this.size; i++) this.spawn().worker.postMessage({ type: 'load-ocr' } satisfies WorkerRequest);
   }
 
   /** Read a document in a worker. Rejects with UnreadableDocumentError for unreadable content, crashes, timeouts. */
@@ -113,12 +113,13 @@ export class ReadPool {
   }
 
   /**
-   * The OCR engine the workers run: a worker reports it once it has loaded it (a worker is started for that if none
-   * runs). Null when none reported within `timeoutMs` (still loading) or the pool is closed.
+   * The OCR engine the workers run: a worker reports it once it has loaded it (workers load it when a job first needs
+   * it; if none has, one is asked to, and started for that if none runs). Null when none reported within `timeoutMs`
+   * (still loading) or the pool is closed.
    */
   async ocrStatus(timeoutMs = 20_000): Promise<OcrStatus | null> {
     if (this.ocrLoaded || this.closed) return this.ocrLoaded;
-    if (this.slots.length === 0) this.spawn();
+    (this.slots[0] ?? this.spawn()).worker.postMessage({ type: 'load-ocr' } satisfies WorkerRequest);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(null), timeoutMs);
       this.ocrWaiters.push((s) => (clearTimeout(timer), resolve(s)));

@@ -6,7 +6,7 @@ import { loadOcrEngine } from '../../../src/extraction/ocr-engine.ts';
 import { detectSegments } from '../../../src/extraction/ppocr/detect.ts';
 import { createDocumentReader } from '../../../src/extraction/reader.ts';
 import { http, startTestApp, type TestApp } from '../../helpers/app.ts';
-import { makeTextImagePng } from '../../fixtures/reading-fixtures.ts';
+import { makeTextImagePng, makeTextPdf } from '../../fixtures/reading-fixtures.ts';
 
 const MISSING = '/nonexistent/ppocr-models';
 let app: TestApp | undefined;
@@ -33,6 +33,24 @@ describe('OCR engine choice', () => {
       expect(await reader.pool.ocrStatus()).toMatchObject({ engine: 'tesseract', fallbackReason: expect.any(String) });
       const read = await reader.read(await makeTextImagePng(['TOTAL 3.65']), 'receipt');
       expect(read.pages[0]!.words.map((w) => w.text)).toEqual(['TOTAL', '3.65']);
+      expect(seen).toEqual(['tesseract']);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('is loaded when a page needs it: a worker that read only text-layer PDFs holds no OCR engine', async () => {
+    const seen: string[] = [];
+    const reader = createDocumentReader({ size: 1, ocr: { engine: 'tesseract' }, onOcrStatus: (s) => seen.push(s.engine) });
+    try {
+      const pdf = await makeTextPdf([[{ text: 'INVOICE 1001 from Acme Paper Goods', x: 50, y: 50 }], [{ text: 'TOTAL DUE 3.65 by 1 December', x: 50, y: 50 }]]);
+      const read = await reader.read(pdf, 'invoice');
+      expect(read.pages.map((p) => p.source)).toEqual(['text-layer', 'text-layer']);
+      expect(reader.pool.workers).toBe(1);
+      expect(reader.pool.ocrEngine).toBeNull();
+      const photo = await reader.read(await makeTextImagePng(['TOTAL 3.65']), 'receipt');
+      expect(photo.pages[0]!.words.map((w) => w.text)).toEqual(['TOTAL', '3.65']);
+      expect(reader.pool.ocrEngine).toBe('tesseract');
       expect(seen).toEqual(['tesseract']);
     } finally {
       await reader.close();
