@@ -17,10 +17,9 @@ export interface TestGroup {
 }
 
 /**
- * Files that take 20–75 s each (end-to-end, OCR, a 280-invoice corpus, 2,500 fuzz requests). They start first: with
- * vitest's own order (on a fresh clone, which has no timings yet: by project name, then by file size) the longest one
- * started after 340 s of a 430 s run and the run ended on it with one worker idle (149 s of 430 with one file
- * running). Any order is correct; this one only packs the two workers better.
+ * Files that take 20–75 s each (end-to-end, OCR, a 280-invoice corpus, 2,500 fuzz requests) start first, so that a run
+ * does not end on one of them: on a fresh clone (no timings yet: vitest orders by project name, then by file size)
+ * the 72 s corpus file started at 343 s of a 429 s run and ran with little beside it. Any order is correct.
  */
 const LONGEST_FIRST = [
   'test/extraction/corpus-accuracy.test.ts',
