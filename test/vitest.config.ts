@@ -89,9 +89,9 @@ const UNIT = [
 ];
 
 /**
- * Files whose tests take about a second in all (their own in-memory database or none, no server process, no module
- * mock): importing the app again for each cost more than their tests. These 21 files alone: 34 s isolated, 20 s
- * sharing the module graph.
+ * Also one module graph per worker: files whose tests take about a second in all (their own in-memory database or
+ * none, no server process, no module mock), for which importing the app again cost more than their tests (these 21
+ * files alone: 34 s isolated, 20 s sharing the module graph).
  */
 const LIGHT = [
   'test/corpus/{eval-report,strip-attachments}.test.ts',
@@ -106,10 +106,9 @@ export default testConfig([
   // The API tests: every file starts its own app on its own database copy. Measured (test/api, 2 workers):
   // 164 s sharing the module graph, 267 s importing the app per file.
   { name: 'api', include: ['test/api/**/*.test.ts'], isolate: false },
-  // Tests of one function or class each, in process, on no server, no database file and no module mock: they share
-  // one module graph per worker (importing the extraction and GraphQL modules costs ~1 s a file).
-  { name: 'unit', include: UNIT, isolate: false },
-  { name: 'light', include: LIGHT, isolate: false },
+  // Tests of one function or class each (UNIT) and the light files (LIGHT): one module graph per worker (importing
+  // the extraction and GraphQL modules costs ~1 s a file).
+  { name: 'unit', include: [...UNIT, ...LIGHT], isolate: false },
   // The two-instance test needs a real PostgreSQL (npm run test:postgres): PGlite served over a socket has one
   // backend for every connection, so two processes' named prepared statements (the shared rate limiter's) collide.
   { name: 'other', include: ['test/**/*.test.ts'], exclude: ['test/api/**', ...UNIT, ...LIGHT, 'test/e2e/multi-instance.test.ts'], isolate: true },

@@ -72,7 +72,7 @@ export class ReadPool {
     // One model run at a time across the workers: two at once would hold ~400 MB more (inference-lock.ts).
     this.ocr = { ...options.ocr, inferenceLock: createInferenceLock() };
     this.onOcrStatus = options.onOcrStatus;
-    if (options.warm) for (let i = 0; i < this.size; i++) this.spawn().worker.postMessage({ type: 'load-ocr' } satisfies WorkerRequest);
+    if (options.warm) for (let i = 0; i < this.size; i++) loadOcr(this.spawn());
   }
 
   /** Read a document in a worker. Rejects with UnreadableDocumentError for unreadable content, crashes, timeouts. */
@@ -119,7 +119,7 @@ export class ReadPool {
    */
   async ocrStatus(timeoutMs = 20_000): Promise<OcrStatus | null> {
     if (this.ocrLoaded || this.closed) return this.ocrLoaded;
-    (this.slots[0] ?? this.spawn()).worker.postMessage({ type: 'load-ocr' } satisfies WorkerRequest);
+    loadOcr(this.slots[0] ?? this.spawn());
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(null), timeoutMs);
       this.ocrWaiters.push((s) => (clearTimeout(timer), resolve(s)));
@@ -298,4 +298,9 @@ export class ReadPool {
 /** Node's small Buffers share one pooled ArrayBuffer, which must not (and cannot) be transferred. */
 function isPooled(b: Uint8Array): boolean {
   return b.byteOffset !== 0 || b.byteLength !== b.buffer.byteLength;
+}
+
+/** Asks a worker to load its OCR engine now (it reports `ocr-status`); otherwise it loads when a page needs it. */
+function loadOcr(slot: Slot): void {
+  slot.worker.postMessage({ type: 'load-ocr' } satisfies WorkerRequest);
 }
