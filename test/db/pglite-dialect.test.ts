@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
 import { PGliteThread } from '../../src/platform/db/pglite-thread.ts';
+import { VectorValue } from '../../src/platform/db/vector-value.ts';
 
 // The embedded driver (Kysely on PGlite's query API) must return what the `pg` path returns for the same SQL:
 // both run here against one PGlite, the `pg` one through pglite-socket. The server's embedded database runs on its
@@ -46,7 +47,8 @@ const VALUES = sql`select
   ${new Date('2026-03-09T10:11:12.345Z')}::timestamptz as param_at, ${['x', 'y']}::text[] as param_tags,
   ${{ k: 1 }}::jsonb as param_doc, ${3}::int as param_int, ${true}::boolean as param_bool,
   ${JSON.stringify({ snake_key: [{ inner_key: 1 }, 'x_y'], other_key: null })}::jsonb as nested_doc,
-  array[${JSON.stringify({ a_b: 1 })}::jsonb] as doc_list`;
+  array[${JSON.stringify({ a_b: 1 })}::jsonb] as doc_list,
+  ${new VectorValue(Float32Array.of(1, 2.5, -3, 0.1))}::vector(4) as param_vec`;
 
 describe.each([
   ['on this thread', () => inThread],
@@ -60,11 +62,17 @@ describe.each([
     // A bytea column is a Buffer in every row, also when the first row's is null.
     const raws = await sql<{ raw: Buffer | null }>`select * from (values (null::bytea), (${Buffer.from([7, 8])}::bytea)) as t(raw)`.execute(direct.db);
     expect(raws.rows.map((r) => r.raw && Buffer.isBuffer(r.raw) && r.raw.toString('hex'))).toEqual([null, '0708']);
+    // A vector of the wrong dimension is Postgres' error, and the connection goes on.
+    const wrong = sql`select ${new VectorValue(Float32Array.of(1, 2))}::vector(3) as v`;
+    await expect(wrong.execute(direct.db)).rejects.toThrow(/expected 3 dimensions, not 2/);
+    await expect(wrong.execute(wire.db)).rejects.toThrow(/expected 3 dimensions, not 2/);
     expect(a.rows[0]).toMatchObject({
       day: '2026-03-09',
       money: '12.50',
       big: '9007199254740993',
       vec: '[1,2.5,3]',
+      // Sent as pgvector's binary form here, as its text by pg: the same float4 values either way.
+      paramVec: '[1,2.5,-3,0.1]',
       tags: ['a', 'b"c'],
       doc: { a: [1, 'x'] },
       paramDoc: { k: 1 },

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import pgvector from 'pgvector';
 import type { DB, SearchEntityType } from '../../platform/db/types.ts';
+import { VectorValue } from '../../platform/db/vector-value.ts';
 
 /**
  * One HNSW graph per entity type (docs/decisions.md "One graph per entity type"): a partial index each, searched
@@ -77,7 +77,7 @@ export async function upsertSearchDocuments(
   if (docs.length === 0) return;
   await db
     .insertInto('searchDocuments')
-    .values(docs.map(({ embedding, ...d }) => ({ ...d, embedderId, embedding: pgvector.toSql(Array.from(embedding)) as string, indexedAt: new Date() })))
+    .values(docs.map(({ embedding, ...d }) => ({ ...d, embedderId, embedding: sql<string>`${new VectorValue(embedding)}`, indexedAt: new Date() })))
     .onConflict((oc) =>
       oc.columns(['entityType', 'entityId']).doUpdateSet((eb) => ({
         text: eb.ref('excluded.text'),
@@ -118,7 +118,7 @@ export async function nearestSearchDocuments(
   q: { tenantIds: readonly string[]; embedderId: string; vector: Float32Array; type?: SearchEntityType | null; limit: number },
 ): Promise<SearchHit[]> {
   if (q.tenantIds.length === 0) return [];
-  const v = pgvector.toSql(Array.from(q.vector)) as string;
+  const v = new VectorValue(q.vector);
   // The limit and the tenants are written into the statement, not bound. A bound LIMIT makes the planner cost a
   // prepared statement's generic plan as if it read a tenth of the rows, so every search was planned anew (30 of 30
   // plans custom, ~0.5–1 ms each on PGlite). Written, the generic plan is chosen after five runs and kept, and it is

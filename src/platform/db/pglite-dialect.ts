@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import { RowNames } from './camel-case-rows.ts';
 import { engineResult, runStatement } from './pglite-protocol.ts';
+import { VectorValue } from './vector-value.ts';
 
 // Kysely straight on PGlite: no `pg` client and no emulated wire protocol in between (issue 17: the node-postgres
 // adapter cost ~3× PGlite's query() per statement), each statement one protocol exchange (pglite-protocol.ts).
@@ -32,8 +33,12 @@ import { engineResult, runStatement } from './pglite-protocol.ts';
 // instead of each waiting for the previous answer to come back.
 
 const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils.prepareValue;
-/** A parameter as node-postgres sends it (text: pg's prepareValue), with bytea in its text form, not a binary one. */
+/**
+ * A parameter as node-postgres sends it (text: pg's prepareValue), with bytea in its text form, not a binary one;
+ * a vector in pgvector's binary form (vector-value.ts), the only parameter that goes to the engine as bytes.
+ */
 function prepare(value: unknown): unknown {
+  if (value instanceof VectorValue) return value.binary();
   const prepared = prepareValue(value);
   return Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : prepared;
 }

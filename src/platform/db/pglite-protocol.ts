@@ -64,9 +64,13 @@ const ERROR_FIELDS: Record<string, string> = {
   R: 'routine',
 };
 
-/** A parameter already prepared as text (the driver's `prepare`, pglite-dialect.ts), or null. */
-function textParameter(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
+/**
+ * A parameter as the driver prepared it (pglite-dialect.ts): text, null, or bytes — a vector's binary form, which
+ * pg-protocol sends with the binary format code because it is a Buffer (bytea arrives here as text).
+ */
+function parameter(value: unknown): string | Buffer | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : String(value);
 }
 
 /** Statements kept prepared per PGlite instance (least recently used closed beyond this). */
@@ -157,7 +161,7 @@ export async function runStatement(pglite: PGlite, sql: string, params?: unknown
       Buffer.concat([
         ...statements.takeCloses(),
         ...(known === undefined ? [serialize.parse({ name, text: sql })] : []),
-        serialize.bind({ statement: name, values: params.map(textParameter) }),
+        serialize.bind({ statement: name, values: params.map(parameter) }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
