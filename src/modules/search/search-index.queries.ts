@@ -111,7 +111,8 @@ export interface SearchHit {
  * The `limit` nearest rows to `vector` among the tenants' rows: the nearest `limit` of each entity type (of `type`
  * only when given), each from its own graph, merged by distance. The tenant filter is applied inside each HNSW scan
  * with pgvector's iterative scan (relaxed order, re-sorted here), so a filtered query still returns `limit` rows when
- * that many exist. The query vector is parsed once (the CTE `q`) and read by every scan.
+ * that many exist. The query vector is bound once (the CTE `q`; a VectorValue, binary on the embedded database) and
+ * read by every scan.
  */
 export async function nearestSearchDocuments(
   db: Kysely<DB>,
