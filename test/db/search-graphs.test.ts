@@ -121,7 +121,7 @@ test('the statement sets its own scan settings before its scans read them (itera
   expect(outcome.bare).toBe(0);
   expect(outcome.hits).toHaveLength(4);
   expect(new Set(outcome.hits.map((h) => h.entityType))).toEqual(new Set(['invoice']));
-  expect(outcome.settings).toEqual({ ef: '100', scan: 'relaxed_order' });
+  expect(outcome.settings).toEqual({ ef: '140', scan: 'relaxed_order' });
 });
 
 // The embedded dialect prepares each statement once (pglite-protocol.ts); node-postgres through Kysely does not.

@@ -20,7 +20,7 @@ const SHARED_INDEX = 'search_documents__embedding_hnsw_idx';
  */
 const HNSW_OPTIONS = ['m=12', 'ef_construction=200'];
 /** The search's candidate list (pgvector's default is 40); see nearestSearchDocuments. */
-const EF_SEARCH = 100;
+const EF_SEARCH = 140;
 /** pg_advisory_xact_lock key of the column's preparation ("search" in ASCII). */
 const PREPARE_LOCK = 0x736561726368;
 
@@ -141,9 +141,10 @@ export async function nearestSearchDocuments(
   // any scan reads them, because every scan's ordering key is the vector of `q`, which reads `settings`, and pgvector
   // reads the settings at the scan's first row (test/db/search-graphs.test.ts proves it). One statement is one
   // exchange with the database; BEGIN, SET and COMMIT around it were three more (~0.7 ms on the database's thread).
-  // ef_search: a wider candidate list than pgvector's default 40: at 100k rows (docs/decisions.md "One graph per
-  // entity type") one build of the graphs returned 96% of the exact top 10 at 80, 97.3% at 100 and 98% at 140,
-  // another 90.7% at 100 (HNSW levels are random).
+  // ef_search: a wider candidate list than pgvector's default 40. At 100k rows, HNSW levels being random, builds of
+  // the same rows returned 90.7–97.3% of the exact top 10 at 100 and 95.3–98% at 140 (docs/decisions.md "One graph
+  // per entity type", "Vectors sent in binary"); the far queries, whose nearest rows lie within a hundredth of each
+  // other, need the wider list. 140 costs what 100 did while each vector was sent as text.
   const rows = await sql<SearchHit>`
     with settings as materialized (
       select set_config('hnsw.iterative_scan', 'relaxed_order', true) as iterative_scan,
