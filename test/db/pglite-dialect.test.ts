@@ -48,7 +48,9 @@ const VALUES = sql`select
   ${{ k: 1 }}::jsonb as param_doc, ${3}::int as param_int, ${true}::boolean as param_bool,
   ${JSON.stringify({ snake_key: [{ inner_key: 1 }, 'x_y'], other_key: null })}::jsonb as nested_doc,
   array[${JSON.stringify({ a_b: 1 })}::jsonb] as doc_list,
-  ${new VectorValue(Float32Array.of(1, 2.5, -3, 0.1))}::vector(4) as param_vec`;
+  ${new VectorValue(Float32Array.of(1, 2.5, -3, 0.1))}::vector(4) as param_vec,
+  ${'Café Zürich – 東京 🍣'}::text as non_ascii, 'plain ascii after it' as ascii_after, ${JSON.stringify({ ключ: 'värde' })}::jsonb as non_ascii_doc,
+  array['naïve', 'ascii']::text[] as non_ascii_tags`;
 
 describe.each([
   ['on this thread', () => inThread],
@@ -79,6 +81,10 @@ describe.each([
       // Keys of json values are renamed as Kysely's CamelCasePlugin renames them, on both paths.
       nestedDoc: { snakeKey: [{ innerKey: 1 }, 'x_y'], otherKey: null },
       docList: [{ aB: 1 }],
+      nonAscii: 'Café Zürich – 東京 🍣',
+      asciiAfter: 'plain ascii after it',
+      nonAsciiDoc: { ключ: 'värde' },
+      nonAsciiTags: ['naïve', 'ascii'],
     });
   });
 

@@ -198,8 +198,15 @@ function outcome(answer: Answer): StatementResult {
   return answer.result;
 }
 
-/** The answer's messages: rows, the last CommandComplete, the first ErrorResponse, ParseComplete, ReadyForQuery. */
+/**
+ * The answer's messages: rows, the last CommandComplete, the first ErrorResponse, ParseComplete, ReadyForQuery.
+ * The answer is decoded once as Latin-1 (a character per byte), and a value of ASCII bytes (most are) is a substring
+ * of that text: on the 35-item list one decode instead of 455, and reading its answer ~150 → ~100 µs (`toString` per
+ * value was ~10% of the database thread's time). A value longer than a few characters shares the answer's text until
+ * it is copied (the server's database thread hands its rows over by structured cloning, which copies them).
+ */
 function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
+  const text = bytes.toString('latin1');
   let names: string[] = [];
   let bytea: number[] = [];
   let parsers: Parser[] = [];
@@ -220,7 +227,7 @@ function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
         rows = [];
         break;
       case 0x44: // D DataRow
-        rows.push(readRow(bytes, body, parsers, rename));
+        rows.push(readRow(bytes, text, body, parsers, rename));
         break;
       case 0x43: {
         // C CommandComplete: "SELECT 35", "INSERT 0 2", "UPDATE 3", "BEGIN", "COMMIT" (or "ROLLBACK" after an error)
@@ -275,20 +282,29 @@ function describeRow(bytes: Buffer, at: number, rename: RowNames | undefined): [
   return [names, parsers, bytea];
 }
 
-function readRow(bytes: Buffer, at: number, parsers: Parser[], rename: RowNames | undefined): unknown[] {
-  const count = bytes.readInt16BE(at);
+/** A DataRow's values; `text`: the whole answer as Latin-1, a character per byte. */
+function readRow(bytes: Buffer, text: string, at: number, parsers: Parser[], rename: RowNames | undefined): unknown[] {
+  const count = (bytes[at]! << 8) | bytes[at + 1]!;
   at += 2;
   const values: unknown[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const length = bytes.readInt32BE(at);
+    const length = (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
     at += 4;
     if (length < 0) {
       values[i] = null;
       continue;
     }
-    const value = parsers[i]!(bytes.toString('utf8', at, at + length));
+    const end = at + length;
+    let ascii = true;
+    for (let k = at; k < end; k++) {
+      if (bytes[k]! >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    const value = parsers[i]!(ascii ? text.substring(at, end) : bytes.toString('utf8', at, end));
     values[i] = rename && typeof value === 'object' && value !== null ? rename.value(value) : value;
-    at += length;
+    at = end;
   }
   return values;
 }
