@@ -200,13 +200,14 @@ function outcome(answer: Answer): StatementResult {
 
 /**
  * The answer's messages: rows, the last CommandComplete, the first ErrorResponse, ParseComplete, ReadyForQuery.
- * The answer is decoded once as Latin-1 (a character per byte), and a value of ASCII bytes (most are) is a substring
- * of that text: on the 35-item list one decode instead of 455, and reading its answer ~150 → ~100 µs (`toString` per
- * value was ~10% of the database thread's time). A value longer than a few characters shares the answer's text until
- * it is copied (the server's database thread hands its rows over by structured cloning, which copies them).
+ * An answer with rows is decoded once as Latin-1 (a character per byte), and a value of ASCII bytes (most are) is a
+ * substring of that text: on the 35-item list one decode instead of 455, and reading its answer ~150 → ~100 µs
+ * (`toString` per value was ~10% of the database thread's time). A value longer than a few characters shares the
+ * answer's text until it is copied (the server's database thread hands its rows over by structured cloning, which
+ * copies them).
  */
 function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
-  const text = bytes.toString('latin1');
+  let text: string | undefined;
   let names: string[] = [];
   let bytea: number[] = [];
   let parsers: Parser[] = [];
@@ -227,7 +228,7 @@ function readMessages(bytes: Buffer, rename: RowNames | undefined): Answer {
         rows = [];
         break;
       case 0x44: // D DataRow
-        rows.push(readRow(bytes, text, body, parsers, rename));
+        rows.push(readRow(bytes, (text ??= bytes.toString('latin1')), body, parsers, rename));
         break;
       case 0x43: {
         // C CommandComplete: "SELECT 35", "INSERT 0 2", "UPDATE 3", "BEGIN", "COMMIT" (or "ROLLBACK" after an error)
