@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { sql } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect, sql } from 'kysely';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
 import { PGliteThread } from '../../src/platform/db/pglite-thread.ts';
@@ -182,6 +183,24 @@ describe.each([
     expect(await preparedCount('select $1::int + %')).toBeLessThanOrEqual(200);
     expect((await sql<{ n: number }>`select ${1}::int + ${sql.lit(229)} as n`.execute(direct.db)).rows).toEqual([{ n: 230 }]);
   });
+});
+
+test('the pg path builds the rows Kysely’s CamelCasePlugin builds from node-postgres’ own rows', async () => {
+  // Kysely as it stood on `pg` before (the plugin renaming node-postgres' row objects), on the same pool.
+  const reference = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: wire.pool as pg.Pool }), plugins: [new CamelCasePlugin()] });
+  const several = sql`select * from (values (1, null::jsonb, 'a_b'), (2, '{"x_y": {"deep_key": [1, {"k_k": 2}]}}'::jsonb, null))
+    as t(row_id, some_doc, plain_text)`;
+  for (const query of [VALUES, several, sql`select 1 as one where false`, sql`select ${'x'}::text as "Mixed_Case", 2 as "_lead"`]) {
+    const [ours, theirs] = await Promise.all([query.execute(wire.db), query.execute(reference)]);
+    expect(ours.rows).toEqual(theirs.rows);
+  }
+  expect((await several.execute(wire.db)).rows[1]).toEqual({ rowId: 2, someDoc: { xY: { deepKey: [1, { kK: 2 }] } }, plainText: null });
+  // A script (no parameters: the simple protocol) answers its last statement's rows, as on the embedded database.
+  expect((await sql.raw(`select 1 as first_one; select 2 as second_one`).execute(wire.db)).rows).toEqual([{ secondOne: 2 }]);
+  // Writes report their command and count.
+  await sql`create temporary table renamed_probe (probe_id int)`.execute(wire.db);
+  const inserted = await sql`insert into renamed_probe values (1), (2)`.execute(wire.db);
+  expect(inserted).toMatchObject({ numAffectedRows: 2n, rows: [] });
 });
 
 test('the database thread: refuses statements once closed, and a directory it cannot open fails its start', async () => {

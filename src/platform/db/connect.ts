@@ -6,6 +6,7 @@ import pg from 'pg';
 import './pg-values.ts';
 import { ConnectionLock, type EmbeddedEngine, enginePool, inThisThread, PGliteDialect, type SqlPool } from './pglite-dialect.ts';
 import { sharedBuffersFor } from './pglite-buffers.ts';
+import { renamedRowsPool } from './pg-renamed-rows.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import type { DB } from './types.ts';
 
@@ -35,26 +36,27 @@ export type ConnectOptions = (
   onQuery?: (sql: string) => void;
 };
 
-/** CamelCasePlugin for queries only: the embedded engine returns rows already renamed (camel-case-rows.ts). */
+/** CamelCasePlugin for queries only: both drivers return rows already renamed (camel-case-rows.ts). */
 class CamelCaseQueries extends CamelCasePlugin {
   override async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;
   }
 }
 
-/** `rowsRenamed`: the dialect returns rows keyed as CamelCasePlugin keys them (the embedded engine). */
-function kysely(dialect: Dialect, onQuery?: (sql: string) => void, rowsRenamed = false): Kysely<DB> {
+/** The dialect returns rows keyed as CamelCasePlugin keys them; the plugin renames the queries' identifiers. */
+function kysely(dialect: Dialect, onQuery?: (sql: string) => void): Kysely<DB> {
   return new Kysely<DB>({
     dialect,
-    plugins: [rowsRenamed ? new CamelCaseQueries() : new CamelCasePlugin()],
+    plugins: [new CamelCaseQueries()],
     ...(onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql)) } : {}),
   });
 }
 
 /**
- * PostgreSQL (DATABASE_URL): Kysely's PostgresDialect over a `pg` Pool. Embedded PGlite: Kysely on PGlite's own
- * query API (pglite-dialect.ts: same value preparation and type parsing as `pg`, one connection behind a lock), on
- * the database's own thread for a data directory, plus a minimal `pg`-style pool on the same engine and lock.
+ * PostgreSQL (DATABASE_URL): Kysely's PostgresDialect over a `pg` Pool, its rows renamed as they are read
+ * (pg-renamed-rows.ts). Embedded PGlite: Kysely on PGlite's own query API (pglite-dialect.ts: same value preparation
+ * and type parsing as `pg`, one connection behind a lock), on the database's own thread for a data directory, plus a
+ * minimal `pg`-style pool on the same engine and lock.
  */
 export async function connect(options: ConnectOptions): Promise<Database> {
   if ('databaseUrl' in options) {
@@ -68,13 +70,13 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     // end the process with an unhandled 'error' (seen in the two-instance test). Errors reach the statement that runs
     // next on that client; the pool drops the client when it comes back unusable.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = kysely(new PostgresDialect({ pool }), options.onQuery);
+    const db = kysely(new PostgresDialect({ pool: renamedRowsPool(pool) }), options.onQuery);
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
   const { engine, pglite, closeEngine } = await embeddedEngine(options);
   const lock = new ConnectionLock();
   const pool = enginePool(engine, lock);
-  const db = kysely(new PGliteDialect(engine, lock), options.onQuery, true);
+  const db = kysely(new PGliteDialect(engine, lock), options.onQuery);
   return {
     db,
     kind: 'pglite',
