@@ -6,7 +6,9 @@
 //   (b) direct  a hand-written Fastify route: same authentication, service calls and SQL, same database, no GraphQL;
 //   (c) rest    the REST route (stored GraphQL operation through the executor);
 //   (d) graphql /graphql with the same document and variables.
-// Prints req/s (mean of the rounds), p50/p99 latency (median of the rounds) and the ratios (c)/(b), (d)/(c), (c)/(a).
+// Prints req/s (mean of the rounds), p50/p99 latency (median of the rounds) and the ratios (c)/(b), (d)/(c), (c)/(a),
+// then the CPU a request cost (median of the rounds, ./cpu.ts): the server's event loop, its other threads, the load
+// generator, and the PostgreSQL backends when that database runs on this machine.
 // Uploads take a reading worker each: they run with BENCH_UPLOAD_CONNECTIONS (4) for twice BENCH_SECONDS, and the
 // server is given time to drain its queue between paths.
 // BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (20), BENCH_ONLY=read,write,upload tune the run;
@@ -15,6 +17,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { CpuMeter, type CpuPerRequest } from './cpu.ts';
 import { print } from 'graphql';
 import { buildSchema } from '../../src/app/schema.ts';
 import { loadConfig } from '../../src/platform/config.ts';
@@ -29,6 +32,8 @@ const UPLOAD_CONNECTIONS = Number(process.env.BENCH_UPLOAD_CONNECTIONS ?? 4);
 const ONLY = process.env.BENCH_ONLY?.split(',');
 
 interface Ready {
+  /** The server's process (the CPU meter reads its threads). */
+  pid: number;
   rest: string;
   aux: string;
   database: string;
@@ -70,7 +75,7 @@ async function startServer(env: Record<string, string>): Promise<Ready> {
   children.push(child);
   return new Promise<Ready>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    lines.once('line', (line) => resolve(JSON.parse(line) as Ready));
+    lines.once('line', (line) => resolve({ ...(JSON.parse(line) as Omit<Ready, 'pid'>), pid: child.pid! }));
     child.once('exit', (code) => reject(new Error(`bench server exited (${code}) before it was ready`)));
   });
 }
@@ -78,6 +83,9 @@ async function startServer(env: Record<string, string>): Promise<Ready> {
 const ready = await startServer({});
 const variantServers: Ready[] = [];
 for (const v of VARIANTS) variantServers.push(await startServer(v.env));
+const meters = [ready, ...variantServers].map(
+  (server, i) => new CpuMeter(server.pid, (i ? VARIANTS[i - 1]!.env.DATABASE_URL : undefined) ?? process.env.DATABASE_URL),
+);
 
 // The stored operations, with their shared fragments, as /graphql receives them.
 const executor = createOperationExecutor(
@@ -157,6 +165,7 @@ interface Sample {
   p50: number;
   p99: number;
   errors: number;
+  cpu?: CpuPerRequest;
 }
 
 async function once(request: Request): Promise<void> {
@@ -165,8 +174,9 @@ async function once(request: Request): Promise<void> {
   if (res.status >= 300 || /"errors"\s*:/.test(text)) throw new Error(`${request.method} ${request.url} answered ${res.status}: ${text.slice(0, 300)}`);
 }
 
-async function measure(request: Request, seconds: number, group: string): Promise<Sample> {
+async function measure(request: Request, seconds: number, group: string, meter?: CpuMeter): Promise<Sample> {
   const upload = group === 'upload';
+  await meter?.start();
   const result = await autocannon({
     url: request.url,
     method: request.method,
@@ -175,12 +185,26 @@ async function measure(request: Request, seconds: number, group: string): Promis
     connections: upload ? UPLOAD_CONNECTIONS : CONNECTIONS,
     duration: upload ? 2 * seconds : seconds,
   });
-  // Requests still queued on the server when the load generator stops are not left to slow the next path.
+  // Requests still queued on the server when the load generator stops are not left to slow the next path (their CPU
+  // is counted: the meter stops after them).
   if (upload) await new Promise((r) => setTimeout(r, 3000));
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
+  const cpu = meter?.stop(result.requests.total);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    ...(cpu ? { cpu } : {}),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** Each figure's median over the rounds (undefined when the rounds have none). */
+function cpuMedian(cpus: CpuPerRequest[]): CpuPerRequest | undefined {
+  if (cpus.length === 0) return undefined;
+  const of = (key: keyof CpuPerRequest) => median(cpus.map((c) => c[key] ?? 0));
+  return { main: of('main'), threads: of('threads'), load: of('load'), ...(cpus[0]!.postgres !== undefined ? { postgres: of('postgres') } : {}) };
+}
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
@@ -194,16 +218,20 @@ try {
   for (const [group, main] of Object.entries(groups)) {
     if (ONLY && !ONLY.includes(group)) continue;
     const paths: Record<string, Request> = { ...main };
+    const meterOf: Record<string, CpuMeter> = Object.fromEntries(Object.keys(main).map((p) => [p, meters[0]!]));
     VARIANTS.forEach((v, i) => {
       const other = variantGroups[i]![group]!;
-      for (const p of ['direct', 'rest', 'graphql'] as const) paths[`${p}[${v.name}]`] = other[p];
+      for (const p of ['direct', 'rest', 'graphql'] as const) {
+        paths[`${p}[${v.name}]`] = other[p];
+        meterOf[`${p}[${v.name}]`] = meters[i + 1]!;
+      }
     });
     for (const request of Object.values(paths)) await once(request);
     // Warm-up: JIT, caches and the database's buffers, not counted.
     for (const request of Object.values(paths)) await measure(request, 1, group);
     const samples: Record<string, Sample[]> = Object.fromEntries(Object.keys(paths).map((p) => [p, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, request] of Object.entries(paths)) samples[name]!.push(await measure(request, SECONDS, group));
+      for (const [name, request] of Object.entries(paths)) samples[name]!.push(await measure(request, SECONDS, group, meterOf[name]));
     }
     const summary = Object.fromEntries(
       Object.entries(samples).map(([name, s]) => [
@@ -214,6 +242,7 @@ try {
           p99: median(s.map((x) => x.p99)),
           errors: s.reduce((a, x) => a + x.errors, 0),
           rounds: s.map((x) => Math.round(x.rps)),
+          cpu: cpuMedian(s.flatMap((x) => (x.cpu ? [x.cpu] : []))),
         },
       ]),
     );
@@ -231,7 +260,17 @@ try {
     for (const v of VARIANTS) {
       console.log(`  [${v.name}] ${ratios(`[${v.name}]`)}   rest vs [${v.name}] ${(summary.rest!.rps / summary[`rest[${v.name}]`]!.rps).toFixed(2)}×`);
     }
+    if (Object.values(summary).some((s) => s.cpu)) {
+      const pgColumn = Object.values(summary).some((s) => s.cpu?.postgres !== undefined);
+      console.log(`  CPU per request, µs: server event loop + server's other threads + load generator${pgColumn ? ' + PostgreSQL backends' : ''} = total`);
+      for (const [name, { cpu }] of Object.entries(summary)) {
+        if (!cpu) continue;
+        const parts = [cpu.main, cpu.threads, cpu.load, ...(cpu.postgres !== undefined ? [cpu.postgres] : [])];
+        console.log(`  ${name.padEnd(18)} ${parts.map((x) => fmt(x).padStart(6)).join(' +')} = ${fmt(parts.reduce((a, b) => a + b, 0)).padStart(6)}`);
+      }
+    }
   }
 } finally {
+  await Promise.all(meters.map((m) => m.close()));
   await Promise.all(children.map((child) => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')))));
 }
