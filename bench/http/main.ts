@@ -266,7 +266,7 @@ try {
       for (const [name, { cpu }] of Object.entries(summary)) {
         if (!cpu) continue;
         const parts = [cpu.main, cpu.threads, cpu.load, ...(cpu.postgres !== undefined ? [cpu.postgres] : [])];
-        console.log(`  ${name.padEnd(18)} ${parts.map((x) => fmt(x).padStart(6)).join(' +')} = ${fmt(parts.reduce((a, b) => a + b, 0)).padStart(6)}`);
+        console.log(`  ${name.padEnd(18)} ${parts.map((x) => fmt(x).padStart(7)).join(' +')} = ${fmt(parts.reduce((a, b) => a + b, 0)).padStart(7)}`);
       }
     }
   }
