@@ -1,11 +1,12 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { RowNames } from './camel-case-rows.ts';
+import { rowsOf } from './pglite-protocol.ts';
 
 // PostgreSQL (DATABASE_URL) with rows keyed as Kysely's CamelCasePlugin keys them, built once: node-postgres reads
-// each statement in its array row mode (values parsed by the same pg-types parsers) and the rows are built here with
-// the renamed keys (camel-case-rows.ts, as the embedded engine builds them), instead of node-postgres building an
-// object per row and the plugin copying it into another. The Kysely instance keeps only the plugin's query half
+// each statement in its array row mode (values parsed by the same pg-types parsers) and the rows are built from the
+// arrays with the renamed keys (camel-case-rows.ts, and `rowsOf`, as the embedded engine's are), instead of
+// node-postgres building an object per row and the plugin copying it into another. The Kysely instance keeps only the plugin's query half
 // (CamelCaseQueries in connect.ts), as on the embedded database. Only Kysely's statements go through here: the raw
 // pool (rate limiter, LISTEN) still gets node-postgres' own rows.
 
@@ -41,19 +42,12 @@ export function renamedRowsPool(pool: pg.Pool): PostgresPool {
 
 /** The array rows of `result` as objects keyed by the renamed column names (json values' keys renamed too). */
 function renamedRows(names: RowNames, result: pg.QueryResult<unknown[]>): Record<string, unknown>[] {
-  const fields = result.fields;
-  const rows = result.rows;
-  if (rows.length === 0) return [];
-  const keys = fields.map((field) => names.name(field.name));
-  const out: Record<string, unknown>[] = new Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const values = rows[r]!;
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) {
-      const value = values[i];
-      row[keys[i]!] = typeof value === 'object' && value !== null ? names.value(value) : value;
+  const values = result.rows;
+  for (const row of values) {
+    for (let i = 0; i < row.length; i++) {
+      const value = row[i];
+      if (typeof value === 'object' && value !== null) row[i] = names.value(value);
     }
-    out[r] = row;
   }
-  return out;
+  return rowsOf({ columns: result.fields.map((field) => names.name(field.name)), values });
 }
