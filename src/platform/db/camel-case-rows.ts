@@ -3,8 +3,8 @@
 // names instead, once per column: the embedded database on its own thread (pglite-protocol.ts), PostgreSQL from
 // node-postgres' array rows (pg-renamed-rows.ts); the Kysely instance keeps only the plugin's query half
 // (CamelCaseQueries in connect.ts). This is the plugin's renaming with its default options, written out so the
-// database's thread does not load Kysely (with `pg`, 10–20 MB of idle RSS); test/unit/camel-case-rows.test.ts holds it
-// to the plugin's own output, test/db/pglite-dialect.test.ts the PostgreSQL rows to the plugin's rows.
+// database's thread does not load Kysely (with `pg`, 10–20 MB of idle RSS); test/unit/camel-case-rows.test.ts holds
+// it to the plugin's own output, test/db/pglite-dialect.test.ts the PostgreSQL rows to the plugin's rows.
 
 /** CamelCasePlugin's renaming, applied where the rows are read. */
 export class RowNames {

@@ -6,9 +6,9 @@ import { rowsOf } from './pglite-protocol.ts';
 // PostgreSQL (DATABASE_URL) with rows keyed as Kysely's CamelCasePlugin keys them, built once: node-postgres reads
 // each statement in its array row mode (values parsed by the same pg-types parsers) and the rows are built from the
 // arrays with the renamed keys (camel-case-rows.ts, and `rowsOf`, as the embedded engine's are), instead of
-// node-postgres building an object per row and the plugin copying it into another. The Kysely instance keeps only the plugin's query half
-// (CamelCaseQueries in connect.ts), as on the embedded database. Only Kysely's statements go through here: the raw
-// pool (rate limiter, LISTEN) still gets node-postgres' own rows.
+// node-postgres building an object per row and the plugin copying it into another. The Kysely instance keeps only
+// the plugin's query half (CamelCaseQueries in connect.ts), as on the embedded database. Only Kysely's statements go
+// through here: the raw pool (rate limiter, LISTEN) still gets node-postgres' own rows.
 
 type Client = pg.PoolClient;
 
