@@ -108,6 +108,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       limits: config.readLimits,
       ocr: config.ocr,
       idleReleaseMs: config.readerIdleReleaseMs,
+      nice: config.readerNice,
       onOcrStatus: (s) => (s.fallbackReason ? app.log.warn({ ocr: s }, s.fallbackReason) : app.log.info({ ocr: s }, `OCR engine: ${s.engine}`)),
       onRead: metrics.documentRead,
     });

@@ -15,6 +15,7 @@ import type { OpenedPdf, PdfTextPage } from './pdf-text.ts';
 import type { SliceResult, SliceSpec, WorkerRequest, WorkerResponse } from './read-slices.ts';
 import { UnreadableDocumentError, UnsupportedFileError } from './types.ts';
 import type { PageText } from './types.ts';
+import { lowerThreadPriority } from './worker-priority.ts';
 
 // libvips keeps recent operations and their pixels (up to 50 MB) for reuse; each image is read once here.
 sharp.cache(false);
@@ -22,8 +23,11 @@ sharp.cache(false);
 /** Render scale for OCR of text-less PDF pages. */
 const PDF_OCR_DPI = 300;
 
+const settings = (workerData ?? {}) as { ocr?: OcrSettings; nice?: number };
 /** The OCR engine the pool asked for (OCR_ENGINE): see ocr-engine.ts. */
-const ocrSettings = ((workerData as { ocr?: OcrSettings } | null)?.ocr ?? {}) satisfies OcrSettings;
+const ocrSettings = (settings.ocr ?? {}) satisfies OcrSettings;
+// Before anything starts threads of its own (ONNX Runtime's inherit this thread's priority): worker-priority.ts.
+lowerThreadPriority(settings.nice ?? 0);
 
 let ocrPromise: Promise<OcrEngine> | null = null;
 function ocr(): Promise<OcrEngine> {

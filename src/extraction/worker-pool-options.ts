@@ -17,6 +17,8 @@ export interface ReadPoolOptions {
   sliceMs?: number;
   /** A worker idle this long leaves (its memory with it); 0 keeps workers for the pool's life. Default 60 000. */
   idleReleaseMs?: number;
+  /** The workers' nice value (0–19: 0 is the event loop's priority, 19 the lowest); default DEFAULT_READER_NICE. */
+  nice?: number;
   /** Start all workers (and their OCR engines) now instead of on first use. */
   warm?: boolean;
   /** Override the worker entry (tests). */

@@ -22,6 +22,7 @@ import { askToLeave, startWorker } from '../platform/lib/worker-thread.ts';
 import { releaseFreedMemory } from '../platform/lib/malloc-trim.ts';
 import { siblingModule } from '../platform/lib/module-file.ts';
 import type { Job, ReadJobInput, ReadPoolOptions, RunOptions, Slot } from './worker-pool-options.ts';
+import { DEFAULT_READER_NICE } from './worker-priority.ts';
 
 export type { ReadJobInput, ReadPoolOptions, RunOptions };
 
@@ -54,6 +55,7 @@ export class ReadPool {
   /** Workers replaced after a crash or timeout (observability/tests). */
   replacedWorkers = 0;
   private readonly ocr: OcrSettings;
+  private readonly nice: number;
   private readonly onOcrStatus: ((status: OcrStatus) => void) | undefined;
   /** What the workers' OCR engine is, once one has loaded it. */
   private ocrLoaded: OcrStatus | null = null;
@@ -72,6 +74,7 @@ export class ReadPool {
     // One model run at a time across the workers: two at once would hold ~400 MB more (inference-lock.ts).
     this.ocr = { ...options.ocr, inferenceLock: createInferenceLock() };
     this.onOcrStatus = options.onOcrStatus;
+    this.nice = options.nice ?? DEFAULT_READER_NICE;
     if (options.warm) for (let i = 0; i < this.size; i++) loadOcr(this.spawn());
   }
 
@@ -151,7 +154,7 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const worker = startWorker(this.workerUrl, { ocr: this.ocr });
+    const worker = startWorker(this.workerUrl, { ocr: this.ocr, nice: this.nice });
     const slot: Slot = { worker, job: null, timer: null, dead: false, open: [], idleTimer: null };
     worker.on('message', (res: WorkerResponse) => this.onMessage(slot, res));
     worker.on('error', (err: Error) => this.onFailure(slot, `the reading worker failed: ${err.message}`));

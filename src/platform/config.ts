@@ -4,6 +4,7 @@ import { PROCESSOR, parseDocumentAiEndpoint } from '../extraction/documentai/end
 import type { OperationLimits } from './graphql/limits.ts';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../extraction/read-slices.ts';
 import type { OcrSettings } from '../extraction/ocr-engine.ts';
+import { DEFAULT_READER_NICE } from '../extraction/worker-priority.ts';
 
 // The only reader of process.env: every setting is parsed once, all problems are reported together.
 const Env = z.object({
@@ -64,6 +65,8 @@ const Env = z.object({
   OCR_THREADS: z.coerce.number().int().min(1).max(16).optional(),
   // A reading worker idle this long leaves with its OCR models and buffers; 0 keeps workers for the process's life.
   READER_IDLE_RELEASE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  // The reading workers' nice value (src/extraction/worker-priority.ts): requests go first; 0 shares the cores evenly.
+  READER_NICE: z.coerce.number().int().min(0).max(19).default(DEFAULT_READER_NICE),
   // The adapter's s3:// sources (src/adapter/object-storage.ts); credentials: these, else the AWS SDK's default chain.
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z
@@ -133,6 +136,8 @@ export interface Config {
   readLimits: ReadLimits;
   /** READER_IDLE_RELEASE_MS. */
   readerIdleReleaseMs: number;
+  /** READER_NICE. */
+  readerNice: number;
   /** The OCR engine the reading workers run. */
   ocr: OcrSettings;
   /** Where the adapter reads s3:// and gs:// sources from (GCS_API_ENDPOINT / GCS_PROJECT_ID serve both uses). */
@@ -211,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheMs: e.AUTH_CACHE_MS,
     readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },
     readerIdleReleaseMs: e.READER_IDLE_RELEASE_MS,
+    readerNice: e.READER_NICE,
     ocr: { engine: e.OCR_ENGINE, ...(e.OCR_THREADS ? { threads: e.OCR_THREADS } : {}), ...(e.OCR_MODEL_DIR ? { modelDir: e.OCR_MODEL_DIR } : {}) },
     objectSources: {
       s3: {
