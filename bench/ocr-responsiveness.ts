@@ -1,10 +1,13 @@
-// Benchmark: how long /healthz takes while 4 OCR uploads run, against an idle server.
-// `npm run bench -- ocr` — prints figures and the during/idle ratio (target: p95 during OCR under 50 ms).
+// Benchmark: how long /healthz takes while 4 OCR uploads run, against an idle server; then how many REST reads
+// (GET /api/v1/partner/vendors, 10 connections, autocannon in this process) the server answers while 4 more run,
+// against idle. `npm run bench -- ocr` — prints figures and the during/idle ratios (target: /healthz p95 during OCR
+// under 50 ms). READER_NICE=0 runs the reading workers at the event loop's priority, for comparison.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
 import { loadConfig } from '../src/platform/config.ts';
 import { startApp } from '../src/main.ts';
 import { makeReceiptImage } from '../test/fixtures/invoice-documents.ts';
@@ -25,10 +28,19 @@ async function probe(base: string, until: () => boolean, minSamples: number): Pr
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-bench-'));
-const app = await startApp({ config: loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, METADATA_SERVER_DETECTION: 'none' }) });
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  DATA_DIR: dataDir,
+  METADATA_SERVER_DETECTION: 'none',
+  READER_NICE: process.env.READER_NICE,
+});
+const app = await startApp({ config });
 try {
   const base = `http://127.0.0.1:${app.port}`;
-  const { apiKey } = await app.services.partners.createPartner({ name: 'Bench', tier: 'extraction' });
+  // Tier embed: no per-minute cap, which the read load below would reach.
+  const { apiKey } = await app.services.partners.createPartner({ name: 'Bench', tier: 'embed' });
   const lines = Array.from({ length: 24 }, (_, i) => `Item number ${i + 1} of the order      ${(i + 1.25).toFixed(2)}`);
   const image = await makeReceiptImage(['NORTHWIND MARKET', 'Date: 2024-05-02', ...lines, 'TOTAL 330.00']);
   const upload = async () => {
@@ -55,6 +67,18 @@ try {
   console.log(`/healthz during 4 OCR:    n=${during.length}  p50 ${f(pct(during, 50))} ms  p95 ${f(pct(during, 95))} ms  max ${f(Math.max(...during))} ms`);
   console.log(`OCR uploads (4 at once):  ${uploadMs.map((m) => `${(m / 1000).toFixed(1)} s`).join(', ')} on ${os.availableParallelism()} cores`);
   console.log(`ratio p95 during/idle:    ${(pct(during, 95) / pct(idle, 95)).toFixed(2)}x`);
+
+  const reads = (seconds: number) =>
+    autocannon({ url: `${base}/api/v1/partner/vendors`, connections: 10, duration: seconds, headers: { 'x-api-key': apiKey } });
+  const readsIdle = await reads(4);
+  const more = Array.from({ length: 4 }, () => upload());
+  const readsDuring = await reads(4);
+  const moreMs = await Promise.all(more);
+  const line = (r: autocannon.Result) => `${Math.round(r.requests.average)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`;
+  console.log(`REST reads idle:          ${line(readsIdle)}`);
+  console.log(`REST reads during 4 OCR:  ${line(readsDuring)}  (reading workers at nice ${config.readerNice})`);
+  console.log(`OCR uploads (4 at once):  ${moreMs.map((m) => `${(m / 1000).toFixed(1)} s`).join(', ')}`);
+  console.log(`ratio req/s during/idle:  ${(readsDuring.requests.average / readsIdle.requests.average).toFixed(2)}x`);
 } finally {
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });
