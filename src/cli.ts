@@ -79,7 +79,7 @@ function progressBar(label: string): (done: number, total: number) => void {
 
 async function direct(
   config: Config,
-  options: { databaseUrl: string; poolSize: number } | { dataDir: string; sharedBuffers?: string },
+  options: { databaseUrl: string; poolSize: number; preparedStatements: number } | { dataDir: string; sharedBuffers?: string },
   command: string,
   args: AdminArgs,
 ): Promise<object> {
@@ -118,7 +118,12 @@ async function run(): Promise<void> {
     if (config.embedder.kind !== 'local') throw new UsageError('build-embeddings is for EMBEDDER=local');
     result = await buildWordVectorCache(config.embedder.cacheDir, { onProgress: progressBar('word vectors') });
   } else if (config.databaseUrl) {
-    result = await direct(config, { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize }, command, args);
+    result = await direct(
+      config,
+      { databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements },
+      command,
+      args,
+    );
   } else {
     const holder = liveLockHolder(config.dataDir);
     if (holder?.owner === 'server' && holder.adminPort && holder.adminToken) {

@@ -70,7 +70,8 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
   let lock: DataDirLock | undefined;
   let database = options.database;
   if (!database) {
-    if (config.databaseUrl) database = await connect({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
+    if (config.databaseUrl)
+      database = await connect({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
     else {
       lock = acquireDataDirLock(config.dataDir, 'server');
       database = await connect({ dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers }).catch((err) => {

@@ -21,7 +21,7 @@ export default testConfig([
     name: 'postgres',
     include: [
       'test/api/**/*.test.ts',
-      'test/db/{invoice-recording,extraction-recovery,pg-server,webhook-attempts,event-dispatch,search-graphs}.test.ts',
+      'test/db/{invoice-recording,extraction-recovery,pg-server,pg-prepared,webhook-attempts,event-dispatch,search-graphs}.test.ts',
       'test/e2e/multi-instance.test.ts',
     ],
     exclude: ['test/api/{responsiveness,fair-uploads}.test.ts'],

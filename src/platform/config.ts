@@ -14,6 +14,9 @@ const Env = z.object({
   DATABASE_URL: z.string().url().optional(),
   // Connections this instance's `pg` pool may open to DATABASE_URL (requests and background loops share them).
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(10),
+  // Statements each of those connections keeps prepared (src/platform/db/pg-prepared.ts); 0 for a pooler in
+  // transaction mode that does not carry prepared statements from one transaction to the next.
+  DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(10000).default(200),
   // Postgres' shared_buffers inside the embedded PGlite (initialised, so resident, at start; 128MB by default there):
   // `auto` sizes it by the data at start (32–256MB, src/platform/db/pglite-buffers.ts).
   PGLITE_SHARED_BUFFERS: z
@@ -99,6 +102,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Most connections this instance opens to DATABASE_URL. */
   databasePoolSize: number;
+  databasePreparedStatements: number;
   /** shared_buffers of the embedded database (PGLITE_SHARED_BUFFERS): `auto` or a size. */
   pgliteSharedBuffers: string;
   publicUrl: string;
@@ -178,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

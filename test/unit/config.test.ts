@@ -13,6 +13,12 @@ test('DATABASE_POOL_SIZE: 10 by default, at least 2', () => {
   expect(() => loadConfig({ DATABASE_POOL_SIZE: '1' })).toThrow(/DATABASE_POOL_SIZE/);
 });
 
+test('DATABASE_PREPARED_STATEMENTS: 200 by default, 0 turns them off, not negative', () => {
+  expect(loadConfig({}).databasePreparedStatements).toBe(200);
+  expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: '0' }).databasePreparedStatements).toBe(0);
+  expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: '-1' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
+});
+
 test('values are parsed and empty strings mean unset', () => {
   const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db', PUBLIC_URL: 'https://api.example.com/', LOG_LEVEL: '' });
   expect(c).toMatchObject({ port: 8080, databaseUrl: 'postgres://u:p@127.0.0.1:5432/db', publicUrl: 'https://api.example.com', logLevel: 'info' });

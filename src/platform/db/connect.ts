@@ -21,7 +21,12 @@ export interface Database {
 }
 
 export type ConnectOptions = (
-  | { databaseUrl: string; poolSize?: number }
+  | {
+      databaseUrl: string;
+      poolSize?: number;
+      /** Statements each connection keeps prepared (pg-prepared.ts; default 200, 0: none). */
+      preparedStatements?: number;
+    }
   | {
       /** PGlite's data directory; the database runs on its own thread (pglite-thread.ts). */
       dataDir: string;
@@ -70,7 +75,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     // end the process with an unhandled 'error' (seen in the two-instance test). Errors reach the statement that runs
     // next on that client; the pool drops the client when it comes back unusable.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = kysely(new PostgresDialect({ pool: renamedRowsPool(pool) }), options.onQuery);
+    const db = kysely(new PostgresDialect({ pool: renamedRowsPool(pool, options.preparedStatements ?? 200) }), options.onQuery);
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
   const { engine, pglite, closeEngine } = await embeddedEngine(options);

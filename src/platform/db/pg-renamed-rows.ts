@@ -2,6 +2,7 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
 import type pg from 'pg';
 import { RowNames } from './camel-case-rows.ts';
 import { rowsOf } from './pglite-protocol.ts';
+import { ConnectionStatements, deallocateEvicted, forgetParsed } from './pg-prepared.ts';
 
 // PostgreSQL (DATABASE_URL) with rows keyed as Kysely's CamelCasePlugin keys them, built once: node-postgres reads
 // each statement in its array row mode (values parsed by the same pg-types parsers) and the rows are built from the
@@ -12,30 +13,53 @@ import { rowsOf } from './pglite-protocol.ts';
 
 type Client = pg.PoolClient;
 
-/** Kysely's view of `pool`: its clients' statements answer renamed rows. */
-export function renamedRowsPool(pool: pg.Pool): PostgresPool {
+/**
+ * Kysely's view of `pool`: its clients' statements answer renamed rows, and those with parameters run prepared, at
+ * most `preparedStatements` per connection (pg-prepared.ts; 0: none).
+ */
+export function renamedRowsPool(pool: pg.Pool, preparedStatements: number): PostgresPool {
   const names = new RowNames();
   // Kysely keeps one connection per client object it is given: the same client must give the same wrapper.
-  const wrappers = new WeakMap<Client, PostgresPoolClient>();
-  const wrap = (client: Client): PostgresPoolClient => {
-    let wrapper = wrappers.get(client);
-    if (!wrapper) {
-      wrapper = {
+  const wrappers = new WeakMap<Client, { wrapper: PostgresPoolClient; statements: ConnectionStatements }>();
+  const wrap = (client: Client) => {
+    let wrapped = wrappers.get(client);
+    if (!wrapped) {
+      const statements = new ConnectionStatements(preparedStatements);
+      const run = async (sql: string, values: unknown[]): Promise<pg.QueryResult<unknown[]> | pg.QueryResult<unknown[]>[]> => {
+        for (let attempt = 0; ; attempt++) {
+          const prepared = statements.nameFor(sql, values.length);
+          try {
+            return await client.query({ name: prepared?.name, text: sql, values, rowMode: 'array' });
+          } catch (err) {
+            if (!prepared?.known) throw err;
+            const code = (err as { code?: string }).code;
+            const again = statements.failed(sql, prepared.name, code);
+            if (code === '26000') forgetParsed(client, prepared.name);
+            if (!again || attempt > 0) throw err;
+          }
+        }
+      };
+      const wrapper: PostgresPoolClient = {
         query: (async (sql: string, parameters: readonly unknown[]) => {
-          const answer = await client.query({ text: sql, values: parameters as unknown[], rowMode: 'array' });
+          const answer = await run(sql, parameters as unknown[]);
           // A script of several statements (simple protocol) answers one result each: the last one's, as on PGlite.
-          const result = Array.isArray(answer) ? (answer.at(-1) as pg.QueryResult<unknown[]>) : answer;
+          const result = Array.isArray(answer) ? answer.at(-1)! : answer;
           return { command: result.command, rowCount: result.rowCount, rows: renamedRows(names, result) } as PostgresQueryResult<unknown>;
         }) as PostgresPoolClient['query'],
         release: (destroy?: boolean) => client.release(destroy),
       };
-      wrappers.set(client, wrapper);
+      wrappers.set(client, (wrapped = { wrapper, statements }));
     }
-    return wrapper;
+    return wrapped;
   };
   return {
     options: pool.options,
-    connect: async () => wrap(await pool.connect()),
+    connect: async () => {
+      const client = await pool.connect();
+      const { wrapper, statements } = wrap(client);
+      await deallocateEvicted(client, statements);
+      return wrapper;
+    },
     end: () => pool.end(),
   };
 }
