@@ -30,7 +30,7 @@ type Sent = { d: ClaimedDelivery; startedAt: Date; result: SendResult };
 // A claim outlives the longest attempt (timeout + recording), so a live worker never loses its delivery.
 const LOCK_SECONDS = 30;
 /** Batches in flight at once (see `tick`). */
-const LANES = 2;
+const LANES = 3;
 
 /**
  * Sends due deliveries until stopped. Claims are one short statement; the HTTP calls happen outside any
@@ -155,14 +155,14 @@ export function startDeliveryLoop(db: Kysely<DB>, options: DeliveryLoopOptions) 
   }
 
   /**
-   * Two lanes at once: while one batch waits for its receivers, the other is claimed or recorded (the database and
+   * Three lanes at once: while one batch waits for its receivers, another is claimed or recorded (the database and
    * the network were used in turn). Claims skip each other's locked rows.
    */
   async function tick(): Promise<void> {
     const failed = (err: unknown) => {
       if (!stopping.signal.aborted) options.log.warn({ err }, 'webhook delivery loop failed; retrying');
     };
-    // Each lane ends on its own: the tick (and so `stop()`) waits for both.
+    // Each lane ends on its own: the tick (and so `stop()`) waits for all of them.
     await Promise.all(Array.from({ length: LANES }, () => lane().catch(failed)));
   }
 
