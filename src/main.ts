@@ -87,7 +87,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     let reader: DocumentReader | undefined;
     // This app's metrics (GET /metrics): its own registry, fed by the HTTP hook, GraphQL, REST, reader and webhooks.
     const metrics = createMetrics();
-    const app = createHttpServer(config, {
+    const { app, handlers } = createHttpServer(config, {
       metrics,
       ready: async () => {
         await sql`select 1`.execute(db);
@@ -241,6 +241,8 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
         (closing ??= (async () => {
           await graphql.stop();
           await app.close();
+          // Handlers whose client left are not waited for by the close above; what they use closes below.
+          await handlers.idle();
           // A record being resumed is finished first (stopping the reader under it would record it failed).
           await recovery.stop();
           services.keeper.stop();

@@ -5,18 +5,22 @@ import { AppError, InvalidInput, PayloadTooLarge } from '../errors.ts';
 import { instrumentHttp } from '../metrics/endpoint.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { MAX_UPLOAD_BYTES, registerMultipart } from './multipart.ts';
+import { type RunningHandlers, trackHandlers } from './running-handlers.ts';
 
 export interface ErrorResponder {
   /** Status + body for an error raised outside a route handler (bad JSON, unknown route). */
   (url: string, err: AppError, log: FastifyInstance['log']): { status: number; body: unknown; headers: Record<string, string> };
 }
 
-/** The Fastify app with health, readiness and error handling; routes are mounted by the composition root. */
-/** `ready` throws when the service cannot serve; what it returns is shown as the readiness details (components). */
+/**
+ * The Fastify app with health, readiness and error handling; routes are mounted by the composition root. `ready`
+ * throws when the service cannot serve; what it returns is shown as the readiness details (components). `handlers`:
+ * the route handlers still running (a stop waits for them before closing what they use).
+ */
 export function createHttpServer(
   config: Config,
   deps: { ready: () => Promise<Record<string, unknown> | void>; respondError: ErrorResponder; metrics?: Metrics },
-) {
+): { app: FastifyInstance; handlers: RunningHandlers } {
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: (req) => {
@@ -29,6 +33,7 @@ export function createHttpServer(
   });
 
   // First, so every route (these below included) is counted.
+  const handlers = trackHandlers(app);
   if (deps.metrics) instrumentHttp(app, deps.metrics);
   void registerMultipart(app);
 
@@ -70,7 +75,7 @@ export function createHttpServer(
     return reply.code(r.status).send(r.body);
   });
 
-  return app;
+  return { app, handlers };
 }
 
 class NotFoundRoute extends AppError {
