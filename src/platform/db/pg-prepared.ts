@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { PreparedNames } from './prepared-names.ts';
 
 // Prepared statements on PostgreSQL (DATABASE_URL), as the embedded driver keeps them (pglite-protocol.ts): a
 // statement with parameters is sent under a name, so node-postgres parses it once per connection and afterwards only
@@ -16,13 +17,14 @@ let named = 0;
 const GONE = '26000';
 const STALE_PLAN = '0A000';
 
-/** The statements one connection has prepared, by SQL text, least recently used first; whether it is in a transaction. */
+/** The statements one connection has prepared (prepared-names.ts), and whether it is in a transaction. */
 export class ConnectionStatements {
-  private readonly names = new Map<string, string>();
-  private closing: string[] = [];
+  private readonly names: PreparedNames;
   private transaction = false;
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: number) {
+    this.names = new PreparedNames(max);
+  }
 
   /**
    * The name to send `sql` under, and whether it was sent under that name before; undefined when statements are not
@@ -31,39 +33,27 @@ export class ConnectionStatements {
   nameFor(sql: string, parameters: number): { name: string; known: boolean } | undefined {
     this.track(sql);
     if (this.max === 0 || parameters === 0) return undefined;
-    const name = this.names.get(sql);
-    if (name !== undefined) {
-      this.names.delete(sql);
-      this.names.set(sql, name);
-      return { name, known: true };
-    }
-    const fresh = `${NAME_PREFIX}${++named}`;
-    this.names.set(sql, fresh);
-    for (const [oldSql, oldName] of this.names) {
-      if (this.names.size <= this.max) break;
-      this.names.delete(oldSql);
-      this.closing.push(oldName);
-    }
-    return { name: fresh, known: false };
+    const known = this.names.use(sql);
+    if (known !== undefined) return { name: known, known: true };
+    const name = `${NAME_PREFIX}${++named}`;
+    this.names.add(sql, name);
+    return { name, known: false };
   }
 
   /**
-   * A run of `sql` under `name` failed with `code`: a statement that is gone or stale is forgotten (sent under a new
+   * A run of `sql` under its name failed with `code`: a statement that is gone or stale is forgotten (sent under a new
    * name next time; a stale one still exists and is deallocated). True when it may be run again at once: outside a
    * transaction a failed statement left no trace.
    */
-  failed(sql: string, name: string, code: string | undefined): boolean {
+  failed(sql: string, code: string | undefined): boolean {
     if (code !== GONE && code !== STALE_PLAN) return false;
-    if (this.names.get(sql) === name) this.names.delete(sql);
-    if (code === STALE_PLAN) this.closing.push(name);
+    this.names.forget(sql, code === STALE_PLAN);
     return !this.transaction;
   }
 
   /** Names to deallocate now that the connection is out of any transaction (checked out of the pool). */
   takeClosing(): string[] {
-    const names = this.closing;
-    this.closing = [];
-    return names;
+    return this.names.takeClosing();
   }
 
   // Kysely's PostgreSQL driver opens and ends its transactions with these statements (savepoints nest inside one).

@@ -33,7 +33,7 @@ export function renamedRowsPool(pool: pg.Pool, preparedStatements: number): Post
           } catch (err) {
             if (!prepared?.known) throw err;
             const code = (err as { code?: string }).code;
-            const again = statements.failed(sql, prepared.name, code);
+            const again = statements.failed(sql, code);
             if (code === '26000') forgetParsed(client, prepared.name);
             if (!again || attempt > 0) throw err;
           }

@@ -3,6 +3,7 @@ import { DatabaseError, serialize } from 'pg-protocol';
 import types from 'pg-types';
 import type { RowNames } from './camel-case-rows.ts';
 import type { EngineResult } from './pglite-dialect.ts';
+import { PreparedNames } from './prepared-names.ts';
 
 /**
  * A statement's result with its rows as arrays of values beside the column names: what the database's thread sends
@@ -81,57 +82,12 @@ const NAME_PREFIX = 'partner_api_s';
 const STALE_STATEMENT = new Set(['26000', '0A000']);
 
 /**
- * The named statements prepared on one PGlite instance, by SQL text, least recently used first. A statement is
- * parsed, analysed and (after five runs, when Postgres finds the generic plan no costlier) planned once instead of
- * on every run: the demo's inventory list went from 250–310 µs to 135–145 µs in Postgres. Protocol-level
- * statements outlive transactions, so a rollback does not invalidate the cache.
+ * The statements prepared on each PGlite instance. A statement is parsed, analysed and (after five runs, when Postgres
+ * finds the generic plan no costlier) planned once instead of on every run: the demo's inventory list went from
+ * 250–310 µs to 135–145 µs in Postgres. Evicted ones are closed with the instance's next request.
  */
-class PreparedStatements {
-  private readonly names = new Map<string, string>();
-  private closing: string[] = [];
-  private count = 0;
-
-  /** The statement's name if it is prepared (and now the most recently used). */
-  use(sql: string): string | undefined {
-    const name = this.names.get(sql);
-    if (name !== undefined) {
-      this.names.delete(sql);
-      this.names.set(sql, name);
-    }
-    return name;
-  }
-
-  /** A name for a statement about to be parsed. */
-  fresh(): string {
-    return `${NAME_PREFIX}${++this.count}`;
-  }
-
-  /** The statement was parsed under `name`; the least recently used beyond MAX_PREPARED are closed with the next request. */
-  add(sql: string, name: string): void {
-    this.names.set(sql, name);
-    for (const [oldSql, oldName] of this.names) {
-      if (this.names.size <= MAX_PREPARED) break;
-      this.names.delete(oldSql);
-      this.closing.push(oldName);
-    }
-  }
-
-  /** Forgets a statement; `close`: it still exists in Postgres and is closed with the next request. */
-  forget(sql: string, close: boolean): void {
-    const name = this.names.get(sql);
-    this.names.delete(sql);
-    if (close && name !== undefined) this.closing.push(name);
-  }
-
-  /** Close messages for the statements evicted since the last request. */
-  takeCloses(): Buffer[] {
-    const closes = this.closing.map((name) => serialize.close({ type: 'S', name }));
-    this.closing = [];
-    return closes;
-  }
-}
-
-const prepared = new WeakMap<PGlite, PreparedStatements>();
+const prepared = new WeakMap<PGlite, PreparedNames>();
+let named = 0;
 
 async function exchange(pglite: PGlite, message: Uint8Array, names?: RowNames): Promise<Answer> {
   const chunks: Buffer[] = [];
@@ -152,14 +108,14 @@ async function exchange(pglite: PGlite, message: Uint8Array, names?: RowNames): 
 export async function runStatement(pglite: PGlite, sql: string, params?: unknown[], names?: RowNames): Promise<StatementResult> {
   if (!params) return outcome(await exchange(pglite, serialize.query(sql), names));
   let statements = prepared.get(pglite);
-  if (!statements) prepared.set(pglite, (statements = new PreparedStatements()));
+  if (!statements) prepared.set(pglite, (statements = new PreparedNames(MAX_PREPARED)));
   for (let attempt = 0; ; attempt++) {
     const known = statements.use(sql);
-    const name = known ?? statements.fresh();
+    const name = known ?? `${NAME_PREFIX}${++named}`;
     const answer = await exchange(
       pglite,
       Buffer.concat([
-        ...statements.takeCloses(),
+        ...statements.takeClosing().map((closed) => serialize.close({ type: 'S', name: closed })),
         ...(known === undefined ? [serialize.parse({ name, text: sql })] : []),
         serialize.bind({ statement: name, values: params.map(parameter) }),
         serialize.describe({ type: 'P' }),
