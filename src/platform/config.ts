@@ -5,6 +5,7 @@ import type { OperationLimits } from './graphql/limits.ts';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../extraction/read-slices.ts';
 import type { OcrSettings } from '../extraction/ocr-engine.ts';
 import { DEFAULT_READER_NICE } from '../extraction/worker-priority.ts';
+import { DEFAULT_PREPARED } from './db/prepared-names.ts';
 
 // The only reader of process.env: every setting is parsed once, all problems are reported together.
 const Env = z.object({
@@ -16,7 +17,7 @@ const Env = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(10),
   // Statements each of those connections keeps prepared (src/platform/db/pg-prepared.ts); 0 for a pooler in
   // transaction mode that does not carry prepared statements from one transaction to the next.
-  DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(10000).default(200),
+  DATABASE_PREPARED_STATEMENTS: z.coerce.number().int().min(0).max(10000).default(DEFAULT_PREPARED),
   // Postgres' shared_buffers inside the embedded PGlite (initialised, so resident, at start; 128MB by default there):
   // `auto` sizes it by the data at start (32–256MB, src/platform/db/pglite-buffers.ts).
   PGLITE_SHARED_BUFFERS: z

@@ -7,6 +7,7 @@ import './pg-values.ts';
 import { ConnectionLock, type EmbeddedEngine, enginePool, inThisThread, PGliteDialect, type SqlPool } from './pglite-dialect.ts';
 import { sharedBuffersFor } from './pglite-buffers.ts';
 import { renamedRowsPool } from './pg-renamed-rows.ts';
+import { DEFAULT_PREPARED } from './prepared-names.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import type { DB } from './types.ts';
 
@@ -75,7 +76,7 @@ export async function connect(options: ConnectOptions): Promise<Database> {
     // end the process with an unhandled 'error' (seen in the two-instance test). Errors reach the statement that runs
     // next on that client; the pool drops the client when it comes back unusable.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = kysely(new PostgresDialect({ pool: renamedRowsPool(pool, options.preparedStatements ?? 200) }), options.onQuery);
+    const db = kysely(new PostgresDialect({ pool: renamedRowsPool(pool, options.preparedStatements ?? DEFAULT_PREPARED) }), options.onQuery);
     return { db, kind: 'postgres', pool, close: () => db.destroy() };
   }
   const { engine, pglite, closeEngine } = await embeddedEngine(options);

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PreparedNames } from './prepared-names.ts';
+import { PreparedNames, STALE_PLAN, STATEMENT_GONE } from './prepared-names.ts';
 
 // Prepared statements on PostgreSQL (DATABASE_URL), as the embedded driver keeps them (pglite-protocol.ts): a
 // statement with parameters is sent under a name, so node-postgres parses it once per connection and afterwards only
@@ -12,10 +12,6 @@ import { PreparedNames } from './prepared-names.ts';
 /** A prefix no other client of the database gives its statements (the embedded driver's is `partner_api_s`). */
 const NAME_PREFIX = 'partner_api_p';
 let named = 0;
-
-/** The prepared statement is gone (DISCARD/DEALLOCATE by a pooler), or its result columns changed (DDL elsewhere). */
-const GONE = '26000';
-const STALE_PLAN = '0A000';
 
 /** The statements one connection has prepared (prepared-names.ts), and whether it is in a transaction. */
 export class ConnectionStatements {
@@ -46,7 +42,7 @@ export class ConnectionStatements {
    * transaction a failed statement left no trace.
    */
   failed(sql: string, code: string | undefined): boolean {
-    if (code !== GONE && code !== STALE_PLAN) return false;
+    if (code !== STATEMENT_GONE && code !== STALE_PLAN) return false;
     this.names.forget(sql, code === STALE_PLAN);
     return !this.transaction;
   }

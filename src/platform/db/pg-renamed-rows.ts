@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { RowNames } from './camel-case-rows.ts';
 import { rowsOf } from './pglite-protocol.ts';
 import { ConnectionStatements, deallocateEvicted, forgetParsed } from './pg-prepared.ts';
+import { STATEMENT_GONE } from './prepared-names.ts';
 
 // PostgreSQL (DATABASE_URL) with rows keyed as Kysely's CamelCasePlugin keys them, built once: node-postgres reads
 // each statement in its array row mode (values parsed by the same pg-types parsers) and the rows are built from the
@@ -34,7 +35,7 @@ export function renamedRowsPool(pool: pg.Pool, preparedStatements: number): Post
             if (!prepared?.known) throw err;
             const code = (err as { code?: string }).code;
             const again = statements.failed(sql, code);
-            if (code === '26000') forgetParsed(client, prepared.name);
+            if (code === STATEMENT_GONE) forgetParsed(client, prepared.name);
             if (!again || attempt > 0) throw err;
           }
         }

@@ -3,7 +3,7 @@ import { DatabaseError, serialize } from 'pg-protocol';
 import types from 'pg-types';
 import type { RowNames } from './camel-case-rows.ts';
 import type { EngineResult } from './pglite-dialect.ts';
-import { PreparedNames } from './prepared-names.ts';
+import { DEFAULT_PREPARED, PreparedNames, STALE_PLAN, STATEMENT_GONE } from './prepared-names.ts';
 
 /**
  * A statement's result with its rows as arrays of values beside the column names: what the database's thread sends
@@ -74,12 +74,8 @@ function parameter(value: unknown): string | Buffer | null {
   return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : String(value);
 }
 
-/** Statements kept prepared per PGlite instance (least recently used closed beyond this). */
-const MAX_PREPARED = 200;
 /** A prefix no other client of the same PGlite (pglite-socket in tests) would give its statements. */
 const NAME_PREFIX = 'partner_api_s';
-/** A prepared statement that no longer exists (DISCARD/DEALLOCATE), or whose result columns changed (DDL). */
-const STALE_STATEMENT = new Set(['26000', '0A000']);
 
 /**
  * The statements prepared on each PGlite instance. A statement is parsed, analysed and (after five runs, when Postgres
@@ -108,7 +104,7 @@ async function exchange(pglite: PGlite, message: Uint8Array, names?: RowNames): 
 export async function runStatement(pglite: PGlite, sql: string, params?: unknown[], names?: RowNames): Promise<StatementResult> {
   if (!params) return outcome(await exchange(pglite, serialize.query(sql), names));
   let statements = prepared.get(pglite);
-  if (!statements) prepared.set(pglite, (statements = new PreparedNames(MAX_PREPARED)));
+  if (!statements) prepared.set(pglite, (statements = new PreparedNames(DEFAULT_PREPARED)));
   for (let attempt = 0; ; attempt++) {
     const known = statements.use(sql);
     const name = known ?? `${NAME_PREFIX}${++named}`;
@@ -126,8 +122,8 @@ export async function runStatement(pglite: PGlite, sql: string, params?: unknown
     );
     if (known === undefined && answer.parsed) statements.add(sql, name);
     const code = (answer.error as { code?: string } | undefined)?.code;
-    if (known !== undefined && code !== undefined && STALE_STATEMENT.has(code)) {
-      statements.forget(sql, code !== '26000');
+    if (known !== undefined && (code === STATEMENT_GONE || code === STALE_PLAN)) {
+      statements.forget(sql, code === STALE_PLAN);
       // Outside a transaction block the failed statement left no trace: prepare it again and rerun it (a 0A000 that
       // was not the cached plan's comes back the same way). Inside one, the transaction has failed anyway.
       if (attempt === 0 && answer.status === 'I') continue;

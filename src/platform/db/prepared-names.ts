@@ -1,3 +1,10 @@
+/** Statements kept prepared per connection unless configured otherwise (the embedded engine's one connection too). */
+export const DEFAULT_PREPARED = 200;
+/** The prepared statement no longer exists (DISCARD/DEALLOCATE, by a pooler or a session's own statement). */
+export const STATEMENT_GONE = '26000';
+/** "cached plan must not change result type": the statement's result columns changed (DDL) since it was prepared. */
+export const STALE_PLAN = '0A000';
+
 /**
  * The named statements prepared on one connection, by SQL text, least recently used first, and the names evicted or
  * forgotten that still exist on the server and wait to be closed — by the embedded driver (pglite-protocol.ts: Close
