@@ -30,9 +30,9 @@ test('the hand-off claims the oldest unpublished events, queues one delivery per
   await db.updateTable('outboxEvents').set({ publishedAt: new Date() }).execute();
   for (let i = 0; i < 3; i++) await write();
   await write('vendor.created'); // no webhook takes it: handed on without a delivery
-  expect(await handOffEvents(db, 2)).toBe(2);
-  expect(await handOffEvents(db, 2)).toBe(2);
-  expect(await handOffEvents(db, 2)).toBe(0);
+  expect(await handOffEvents(db, 2)).toEqual({ events: 2, deliveries: 2 });
+  expect(await handOffEvents(db, 2)).toEqual({ events: 2, deliveries: 1 });
+  expect(await handOffEvents(db, 2)).toEqual({ events: 0, deliveries: 0 });
   const pending = await db.selectFrom('outboxEvents').select('id').where('publishedAt', 'is', null).execute();
   expect(pending).toEqual([]);
   const deliveries = await db.selectFrom('webhookDeliveries').select(['eventType', 'payload']).execute();
@@ -50,7 +50,7 @@ test('live subscribers get events while a hand-off is still running; stop() wait
     handOff: async () => {
       handOffs++;
       await blocked;
-      return 0;
+      return { events: 0, deliveries: 0 };
     },
     log: { warn: () => {} },
   });
@@ -71,4 +71,42 @@ test('live subscribers get events while a hand-off is still running; stop() wait
   await new Promise((r) => setTimeout(r, 50));
   expect(handOffs).toBe(1); // the wake-up it was owed is not run once stopped
   await events.return!();
+});
+
+test('the delivery loop is woken after a hand-off that queued deliveries, not after one of events no webhook takes', async () => {
+  const db = database.db;
+  await db.updateTable('outboxEvents').set({ publishedAt: new Date() }).execute();
+  let woken = 0;
+  let handedOn = 0;
+  const dispatcher = createDispatcher(db, new EventPubSub(), {
+    pollMs: 60_000,
+    handOff: async (limit) => {
+      const done = await handOffEvents(db, limit);
+      handedOn += done.events;
+      return done;
+    },
+    handedOff: () => woken++,
+    log: { warn: () => {} },
+  });
+  await dispatcher.start();
+  /** Wakes the dispatcher until `n` events in all were handed on, then lets the hand-off's continuation run. */
+  const handOn = async (n: number) => {
+    for (let i = 0; i < 200 && handedOn < n; i++) {
+      dispatcher.wake();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(handedOn).toBe(n);
+    await new Promise((r) => setTimeout(r, 20));
+  };
+  try {
+    await write('vendor.created');
+    await write('vendor.created');
+    await handOn(2);
+    expect(woken).toBe(0);
+    await write('invoice.created');
+    await handOn(3);
+    expect(woken).toBe(1);
+  } finally {
+    await dispatcher.stop();
+  }
 });

@@ -100,15 +100,20 @@ export async function enqueueDeliveries(db: Kysely<DB>, outboxIds: readonly stri
   return Number(res.numAffectedRows ?? 0n);
 }
 
+/** What one hand-off did: events handed on (marked published) and the deliveries it queued for them. */
+export interface HandOff {
+  events: number;
+  deliveries: number;
+}
+
 /**
  * Hands up to `limit` outbox events not handed on yet, oldest first, to webhooks: queues their deliveries and marks
  * them published, in one statement (so one exchange, and on the embedded database no connection held between
  * exchanges while the event loop is busy). Rows are claimed with FOR UPDATE SKIP LOCKED, so several instances never
  * hand one event on twice; a row another instance published meanwhile fails the re-check of `published_at`.
- * Returns how many events were handed on.
  */
-export async function handOffEvents(db: Kysely<DB>, limit: number): Promise<number> {
-  const res = await sql<{ events: number }>`
+export async function handOffEvents(db: Kysely<DB>, limit: number): Promise<HandOff> {
+  const res = await sql<HandOff>`
     with claimed as (
       select id from outbox_events where published_at is null order by id limit ${limit} for update skip locked
     ), queued as (
@@ -117,8 +122,8 @@ export async function handOffEvents(db: Kysely<DB>, limit: number): Promise<numb
     ), marked as (
       update outbox_events set published_at = now() where id in (select id from claimed) returning 1
     )
-    select count(*)::int as events from marked`.execute(db);
-  return res.rows[0]?.events ?? 0;
+    select (select count(*) from marked)::int as events, (select count(*) from queued)::int as deliveries`.execute(db);
+  return res.rows[0] ?? { events: 0, deliveries: 0 };
 }
 
 /**

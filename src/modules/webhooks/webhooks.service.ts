@@ -3,6 +3,7 @@ import type { DB } from '../../platform/db/types.ts';
 import {
   deleteWebhook,
   enqueueDeliveries,
+  type HandOff,
   handOffEvents,
   findPartnerDelivery,
   findWebhook,
@@ -146,7 +147,7 @@ export function createWebhooksService(
      * The event dispatcher's hand-off: up to `limit` events not handed on yet get their deliveries and are marked
      * published in one statement, so a delivery exists exactly when its event was handed on, once across instances.
      */
-    handOff: (limit: number): Promise<number> => handOffEvents(db, limit),
+    handOff: (limit: number): Promise<HandOff> => handOffEvents(db, limit),
 
     /**
      * Starts sending queued deliveries (once per process); `stop()` before the database closes. `onAttempt` is told

@@ -11,10 +11,14 @@ export interface DispatcherOptions {
   gapWaitMs?: number;
   /**
    * Hands up to `limit` unpublished events on (webhook deliveries) and marks them published, once across all
-   * instances, in one statement; returns how many it handed on.
+   * instances, in one statement; returns how many events it handed on and how many deliveries it queued.
    */
-  handOff?: (limit: number) => Promise<number>;
-  /** Called after each hand-off that handed events on (e.g. to start deliveries at once). */
+  handOff?: (limit: number) => Promise<{ events: number; deliveries: number }>;
+  /**
+   * Called after each hand-off that queued deliveries (to start sending them at once). Events no webhook takes
+   * wake nothing: the delivery loop's claim would find nothing (measured: at 500 events/s without webhooks it ran
+   * ~200 statements a second on the busy event loop).
+   */
   handedOff?: () => void;
   log: { warn(obj: object, msg: string): void };
 }
@@ -58,13 +62,13 @@ export function createDispatcher(db: Kysely<DB>, pubsub: EventPubSub, options: D
     }
   }
 
-  async function handOff(handOffSome: (limit: number) => Promise<number>): Promise<void> {
+  async function handOff(handOffSome: NonNullable<DispatcherOptions['handOff']>): Promise<void> {
     // Deliveries of a batch start while the next batch is handed on; the first batch is small, so that a burst's
     // first deliveries do not wait for a whole batch to be enqueued.
     for (let size = FIRST_HAND_OFF; ; size = BATCH) {
-      const n = await handOffSome(size);
-      if (n > 0) options.handedOff?.();
-      if (n < size) return;
+      const { events, deliveries } = await handOffSome(size);
+      if (deliveries > 0) options.handedOff?.();
+      if (events < size) return;
     }
   }
 
