@@ -13,7 +13,6 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
 type Msg = Record<string, any>;
@@ -21,7 +20,7 @@ const now = () => Number(process.hrtime.bigint()) / 1e6;
 const send = (m: Msg) => process.send!(m);
 const pct = (xs: Float64Array, p: number) => xs[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))] ?? NaN;
 
-const clients: Client[] = [];
+const sockets: WebSocket[] = [];
 // One entry per message received: which group's subscriber got which invoice, when.
 let groups: number[] = [];
 let ids: string[] = [];
@@ -31,23 +30,31 @@ let lastDeliveryAt = 0;
 let firstDeliveryAt = 0;
 let receiver: http.Server | undefined;
 
+/**
+ * One socket per subscriber, speaking graphql-ws' protocol (graphql-transport-ws) itself: connection_init with the
+ * key, subscribe once acknowledged, every `next` noted, pings answered. Not graphql-ws' client: its bookkeeping per
+ * message (an emitter, message validation, lazy connection and retry state) made this process the heavier of the two
+ * on the shared cores, and the receipts it delayed counted as the server's latency (docs/decisions.md, "Live events
+ * at scale"). The test suite runs graphql-ws' own client against the server.
+ */
 function connect(url: string, plan: { apiKey: string; count: number; query: string }[]): void {
   plan.forEach(({ apiKey, count, query }, group) => {
     for (let i = 0; i < count; i++) {
-      const c = createClient({ url, webSocketImpl: WebSocket, connectionParams: { apiKey }, retryAttempts: 0, lazy: true });
-      clients.push(c);
-      c.subscribe(
-        { query },
-        {
-          next: (r: any) => {
-            groups.push(group);
-            ids.push(r.data?.invoiceEvents?.invoice?.id ?? '?');
-            times.push(now());
-          },
-          error: (err) => console.error('subscriber error', err),
-          complete: () => {},
-        },
-      );
+      const ws = new WebSocket(url, 'graphql-transport-ws');
+      sockets.push(ws);
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { apiKey } })));
+      ws.on('message', (data) => {
+        const m = JSON.parse(String(data)) as { type: string; payload?: any };
+        if (m.type === 'next') {
+          groups.push(group);
+          ids.push(m.payload?.data?.invoiceEvents?.invoice?.id ?? '?');
+          times.push(now());
+        } else if (m.type === 'connection_ack') ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+        else if (m.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
+        else if (m.type === 'error') console.error('subscriber error', m.payload);
+      });
+      ws.on('close', (code, reason) => code !== 1000 && code !== 1005 && console.error(`subscriber closed ${code} ${String(reason)}`));
+      ws.on('error', (err) => console.error('subscriber socket error', err));
     }
   });
 }
@@ -97,9 +104,10 @@ process.on('message', (m: Msg) => {
   else if (m.type === 'receiver') startReceiver();
   else if (m.type === 'cpu') send({ type: 'cpu', ...process.cpuUsage() });
   else if (m.type === 'deliveries') send({ type: 'deliveries', delivered, firstAt: firstDeliveryAt, lastAt: lastDeliveryAt });
-  else if (m.type === 'disconnect') void Promise.all(clients.splice(0).map((c) => c.dispose()));
+  else if (m.type === 'disconnect') for (const ws of sockets.splice(0)) ws.close(1000);
   else if (m.type === 'close') {
     receiver?.close();
-    void Promise.all(clients.map((c) => c.dispose())).finally(() => process.exit(0));
+    for (const ws of sockets) ws.terminate();
+    process.exit(0);
   }
 });
