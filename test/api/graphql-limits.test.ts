@@ -1,7 +1,8 @@
 import { type Client, createClient } from 'graphql-ws';
-import { getIntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { buildSchema } from '../../src/app/schema.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 
 // The guard of src/graphql/limits.ts on every way in: /graphql (POST and GET), graphql-ws, the REST routes' stored
@@ -209,5 +210,57 @@ describe('REST routes: their stored operations are costed with the request’s v
   test('the largest lists the routes allow stay within the limit', async () => {
     const vendors = await http(t.base, 'GET', '/api/v1/partner/vendors?limit=200', { headers: { 'x-api-key': apiKey } });
     expect(vendors.status).toBe(200);
+  });
+
+  test('a page size past its maximum is that parameter’s 400, however large', async () => {
+    for (const [route, message] of [
+      ['/api/v1/partner/search?q=coffee&limit=1000', /limit must be an integer from 1 to 50/],
+      ['/api/v1/partner/vendors?limit=100000', /limit must be an integer from 1 to 200/],
+      [`/api/v1/partner/tenants/${tenantId}/search`, /limit must be an integer from 1 to 50/],
+    ] as const) {
+      const post = route.endsWith('/search');
+      const res = await http(t.base, post ? 'POST' : 'GET', route, {
+        headers: { 'x-api-key': apiKey },
+        ...(post ? { json: { query: 'coffee', limit: 100000 } } : {}),
+      });
+      expect(res.status, route).toBe(400);
+      expect(res.body.error, route).toMatch(message);
+    }
+  });
+});
+
+describe('a page size past its maximum is costed at that maximum: the field refuses it, not the cost limit', () => {
+  test('over /graphql, BAD_USER_INPUT naming the argument', async () => {
+    for (const [query, message] of [
+      ['{ invoices(first: 100000) { nodes { id } } }', /first must be an integer from 1 to 100/],
+      ['{ vendors(limit: 1000000) { id name } }', /limit must be an integer from 1 to 200/],
+      ['{ search(query: "coffee", limit: 5000) { results { id } } }', /limit must be an integer from 1 to 50/],
+    ] as const) {
+      const res = await gql(t.base, apiKey, query);
+      expect(res.body.errors?.[0]?.extensions?.code, query).toBe('BAD_USER_INPUT');
+      expect(res.body.errors?.[0]?.message, query).toMatch(message);
+    }
+  });
+
+  test('every page-size argument of the schema declares its maximum', () => {
+    const undeclared: string[] = [];
+    const schema = buildSchema();
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        for (const arg of field.args) {
+          if ((arg.name === 'first' || arg.name === 'limit') && !arg.astNode?.directives?.some((d) => d.name.value === 'maxItems')) {
+            undeclared.push(`${type.name}.${field.name}(${arg.name})`);
+          }
+        }
+      }
+    }
+    expect(undeclared).toEqual([]);
+  });
+
+  test('what is over the cost limit even at the maxima is still refused for its cost', async () => {
+    const res = await gql(t.base, apiKey, '{ invoices(first: 100000) { nodes { vendor { invoices(first: 100000) { nodes { id } } } } } }');
+    expect(res.status).toBe(400);
+    expect(tooComplex(res.body)).toBe('QUERY_TOO_COMPLEX');
   });
 });

@@ -2586,7 +2586,6 @@ export type ResolversTypes = {
   CategorySpend: ResolverTypeWrapper<CategorySpend>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ChannelUsage: ResolverTypeWrapper<ChannelUsage>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   CostCategory: CostCategory;
   CreateEmployeeInput: CreateEmployeeInput;
   CreateInventoryItemInput: CreateInventoryItemInput;
@@ -2697,6 +2696,7 @@ export type ResolversTypes = {
   WebhookDeliveryStatus: WebhookDeliveryStatus;
   WebhookRegistration: ResolverTypeWrapper<Omit<WebhookRegistration, 'webhook'> & { webhook: ResolversTypes['Webhook'] }>;
   WebhookSecretRotation: ResolverTypeWrapper<WebhookSecretRotation>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -2710,7 +2710,6 @@ export type ResolversParentTypes = {
   CategorySpend: CategorySpend;
   Float: Scalars['Float']['output'];
   ChannelUsage: ChannelUsage;
-  Int: Scalars['Int']['output'];
   CreateEmployeeInput: CreateEmployeeInput;
   CreateInventoryItemInput: CreateInventoryItemInput;
   CreateScheduleInput: CreateScheduleInput;
@@ -2803,7 +2802,14 @@ export type ResolversParentTypes = {
   WebhookDelivery: WebhookDeliveryModel;
   WebhookRegistration: Omit<WebhookRegistration, 'webhook'> & { webhook: ResolversParentTypes['Webhook'] };
   WebhookSecretRotation: WebhookSecretRotation;
+  Int: Scalars['Int']['output'];
 };
+
+export type MaxItemsDirectiveArgs = {
+  value: Scalars['Int']['input'];
+};
+
+export type MaxItemsDirectiveResolver<Result, Parent, ContextType = RequestContext, Args = MaxItemsDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type AdapterExtractResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdapterExtractResult'] = ResolversParentTypes['AdapterExtractResult']> = {
   cacheHit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -3655,3 +3661,6 @@ export type Resolvers<ContextType = RequestContext> = {
   WebhookSecretRotation?: WebhookSecretRotationResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = RequestContext> = {
+  maxItems?: MaxItemsDirectiveResolver<any, any, ContextType>;
+};

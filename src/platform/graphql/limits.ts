@@ -7,9 +7,11 @@ import {
   getNullableType,
   getOperationAST,
   GraphQLError,
+  type GraphQLField,
   type GraphQLSchema,
   isCompositeType,
   isListType,
+  Kind,
   type OperationTypeNode,
   specifiedRules,
   type ValidationRule,
@@ -163,7 +165,8 @@ export function createOperationGuard(schema: GraphQLSchema, limits: OperationLim
 
 /**
  * Cost of a field: each object resolved counts 1. A list of objects is its size times (1 + what each item selects);
- * the size is `first` or `limit` when the field takes one (the schema's default when omitted), the number of
+ * the size is `first` or `limit` when the field takes one (the schema's default when omitted; at most the argument's
+ * `@maxItems`, since the field refuses more with BAD_USER_INPUT naming the argument), the number of
  * `representations` (federation's `_entities`), and UNSIZED_LIST otherwise. A connection (an object taking `first`) multiplies what it selects by `first`, and its `edges`/`nodes`
  * then count each item once. Scalars and introspection are free.
  */
@@ -172,13 +175,29 @@ const listSizeEstimator: ComplexityEstimator = ({ field, args, childComplexity }
   if (!isCompositeType(getNamedType(field.type))) return 0;
   // Federation's _entities returns one object per representation.
   const represented = Array.isArray(args.representations) ? args.representations.length : undefined;
-  const sized = [args.first, args.limit, represented].find((v): v is number => typeof v === 'number');
+  const sizeArg = ['first', 'limit'].find((name) => typeof args[name] === 'number');
+  const sized = sizeArg ? Math.min(args[sizeArg] as number, maxItemsOf(field, sizeArg)) : represented;
   const size = sized === undefined ? undefined : Math.max(0, sized);
   if (!isListType(getNullableType(field.type))) return 1 + (size ?? 1) * childComplexity;
   if (size === undefined && CONNECTION_LISTS.has(field.name)) return 1 + childComplexity;
   return (size ?? UNSIZED_LIST) * (1 + childComplexity);
 };
 const CONNECTION_LISTS = new Set(['edges', 'nodes']);
+
+const maxItemsByField = new WeakMap<GraphQLField<unknown, unknown>, Map<string, number>>();
+/** The argument's `@maxItems(value:)` from the SDL, or Infinity when it has none. */
+function maxItemsOf(field: GraphQLField<unknown, unknown>, argName: string): number {
+  let byArg = maxItemsByField.get(field);
+  if (!byArg) {
+    byArg = new Map();
+    for (const arg of field.args) {
+      const value = arg.astNode?.directives?.find((d) => d.name.value === 'maxItems')?.arguments?.find((a) => a.name.value === 'value')?.value;
+      if (value?.kind === Kind.INT) byArg.set(arg.name, Number(value.value));
+    }
+    maxItemsByField.set(field, byArg);
+  }
+  return byArg.get(argName) ?? Infinity;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
