@@ -165,7 +165,7 @@ describe('an e-invoice XML file as the upload (extension)', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe(
-      'file unsupported file type for a receipt (it is an e-invoice XML file, CII): e-invoices are accepted as invoices only; a receipt must be a PDF, JPEG, PNG or WEBP file',
+      'file is not a supported document: unsupported file type for a receipt (it is an e-invoice XML file, CII): e-invoices are accepted as invoices only; a receipt must be a PDF, JPEG, PNG or WEBP file',
     );
   });
 });

@@ -63,7 +63,8 @@ export function createUploadsService(deps: {
     try {
       fileType = sniffFileType(file.bytes, kind);
     } catch (err) {
-      if (err instanceof UnsupportedFileError) throw InvalidInput.field('file', err.message);
+      // Worded as the adapter words it ("file is not a supported document: the file is empty").
+      if (err instanceof UnsupportedFileError) throw InvalidInput.field('file', `is not a supported document: ${err.message}`);
       throw err;
     }
     const keep = options.keepFile ?? principal.partner.tier !== 'extraction';
