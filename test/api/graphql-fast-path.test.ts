@@ -117,6 +117,17 @@ describe('/graphql without Apollo for operations that run cleanly', () => {
     expect(invalid.status).toBe(400);
   });
 
+  test('an operation name the document does not hold is a 400 naming it, never the document’s one operation', async () => {
+    for (const query of ['{ viewer { name } }', 'query A { viewer { name } }', 'query A { viewer { name } } query B { viewer { tier } }']) {
+      const sent = await bothWays({ query, operationName: 'Nope' });
+      expect(sent.status, query).toBe(400);
+      expect(JSON.parse(sent.body).errors[0], query).toMatchObject({
+        message: 'Unknown operation named "Nope".',
+        extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+      });
+    }
+  });
+
   test('a mutation that partly fails runs once: Apollo answers with its result', async () => {
     const name = `Once ${Date.now()}`;
     const sent = await post({

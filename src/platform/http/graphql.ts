@@ -71,8 +71,11 @@ type ExecuteDocument = ReturnType<typeof createCompiledExecution>;
 function compiledExecutor(schema: GraphQLSchema, executeDocument: ExecuteDocument, precomputed: PrecomputedResults): GatewayInterface {
   return {
     load: async () => ({
-      executor: async ({ document, request, context, operationName }) =>
-        precomputed.take(context) ?? executeDocument({ document, variables: request.variables, contextValue: context, operationName }),
+      // The operation name the client asked for, not the one Apollo resolved: when the document holds no operation of
+      // that name Apollo resolves none (null), and the document's one operation would run instead of graphql-js's
+      // "Unknown operation named" (which Apollo answers 400 OPERATION_RESOLUTION_FAILURE).
+      executor: async ({ document, request, context }) =>
+        precomputed.take(context) ?? executeDocument({ document, variables: request.variables, contextValue: context, operationName: request.operationName }),
     }),
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
