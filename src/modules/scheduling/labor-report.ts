@@ -86,7 +86,7 @@ export function reportRange(input: { startDate?: string | null; endDate?: string
   }
   if (endDate < startDate) throw InvalidInput.field('endDate', `must not be before startDate (${startDate})`);
   const days = (Date.parse(endDate) - Date.parse(startDate)) / 86_400_000 + 1;
-  if (days > MAX_DAYS) throw InvalidInput.field('endDate', `range must be at most ${MAX_DAYS} days (got ${days})`);
+  if (days > MAX_DAYS) throw InvalidInput.field('endDate', `is ${days} days from startDate, both included; at most ${MAX_DAYS} days are allowed`);
   return { startDate, endDate };
 }
 
