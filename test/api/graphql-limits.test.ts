@@ -171,14 +171,14 @@ describe('graphql-ws: the same guard, and the connection stays open', () => {
     clients.push(c);
     return c;
   }
-  async function first(c: Client, query: string, variables?: Record<string, unknown>): Promise<any> {
-    for await (const result of c.iterate({ query, variables })) return result;
+  async function first(c: Client, query: string, variables?: Record<string, unknown>, operationName?: string): Promise<any> {
+    for await (const result of c.iterate({ query, variables, ...(operationName ? { operationName } : {}) })) return result;
     return undefined;
   }
   // graphql-ws hands an operation's refusal to the subscriber as the iterator's error.
-  async function refusal(c: Client, query: string, variables?: Record<string, unknown>): Promise<any> {
+  async function refusal(c: Client, query: string, variables?: Record<string, unknown>, operationName?: string): Promise<any> {
     try {
-      await first(c, query, variables);
+      await first(c, query, variables, operationName);
     } catch (errors) {
       return (errors as any[])[0];
     }
@@ -203,6 +203,25 @@ describe('graphql-ws: the same guard, and the connection stays open', () => {
     });
     const ok = await first(c, '{ viewer { name } }');
     expect(ok.data.viewer.name).toBeTruthy();
+  });
+
+  test('a document that does not parse, validate or name its operation: the codes /graphql gives', async () => {
+    const c = connect();
+    expect(await refusal(c, '{ viewer { ')).toMatchObject({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+    expect(await refusal(c, '{ viewer { nope } }')).toMatchObject({
+      message: expect.stringMatching(/^Cannot query field "nope" on type "Viewer"/),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    expect(await refusal(c, '{ viewer { name } }', undefined, 'Nope')).toEqual({
+      message: 'Unknown operation named "Nope".',
+      extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+    });
+    expect(await refusal(c, 'query A { viewer { name } } query B { viewer { tier } }')).toEqual({
+      message: 'Must provide operation name if query contains multiple operations.',
+      extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+    });
+    const named = await first(c, 'query A { viewer { name } } query B { viewer { tier } }', undefined, 'B');
+    expect(named.data.viewer.tier).toBe('embed');
   });
 });
 

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import {
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FormattedExecutionResult,
+  getOperationAST,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -141,8 +149,15 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
   function executionArgs(payload: SubscribePayload, principal: Principal, sink: NextSink): ExecutionArgs | readonly GraphQLError[] {
     try {
       const parsed = deps.guard.parse(payload.query);
-      if ('syntaxError' in parsed) return [parsed.syntaxError];
-      if (parsed.errors.length) return parsed.errors;
+      // The codes Apollo Server gives the same refusals on /graphql.
+      if ('syntaxError' in parsed) return [withCode(parsed.syntaxError, 'GRAPHQL_PARSE_FAILED')];
+      if (parsed.errors.length) return parsed.errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
+      if (!getOperationAST(parsed.document, payload.operationName ?? undefined)) {
+        const message = payload.operationName
+          ? `Unknown operation named "${payload.operationName}".`
+          : 'Must provide operation name if query contains multiple operations.';
+        return [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })];
+      }
       const operation = deps.guard.check(parsed.document, payload.variables ?? {}, payload.operationName);
       const contextValue = { ...deps.createContext(principal, randomUUID(), deps.log), deadline: deadlineFor(operation, deps.guard.limits.deadlineMs) };
       shared.mark(contextValue, shareKey(principal, payload), sink);
@@ -166,6 +181,19 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
       await server.dispose();
     },
   };
+}
+
+/** The error with `code` in its extensions unless it has one (a guard's rule sets QUERY_TOO_COMPLEX); a new error: parsed documents and their errors are cached. */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  if (error.extensions.code) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
 }
 
 /** Messages a client may send; graphql-ws would close on the others (next, error, connection_ack) with 4500. */
