@@ -361,8 +361,10 @@ export type Employee = Node & {
 
 /**
  * Every error carries one of these in extensions.code (REST maps them to statuses). Requests refused before or
- * during execution may also carry QUERY_TOO_COMPLEX (400: over the depth, alias, token or cost limit) or
- * DEADLINE_EXCEEDED (503: the query ran past 10 s).
+ * during execution may also carry QUERY_TOO_COMPLEX (400: over the depth, alias, token or cost limit),
+ * DEADLINE_EXCEEDED (503: the query ran past 10 s), or, on /graphql and graphql-ws alike, GRAPHQL_PARSE_FAILED,
+ * GRAPHQL_VALIDATION_FAILED and OPERATION_RESOLUTION_FAILURE (400: the document does not parse, is not valid against
+ * the schema, or holds no operation of the name given).
  */
 export type ErrorCode =
   /** Invalid input (400); extensions.fields names the fields at fault. */
