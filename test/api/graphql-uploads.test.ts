@@ -98,6 +98,22 @@ describe('invoices connection', () => {
     expect(new Set(seen).size).toBe(51);
   });
 
+  test("a cursor naming another partner's invoice or tenant positions nothing: the page is empty", async () => {
+    const stranger = await t.createPartner({ tier: 'storage' });
+    const started = await t.app.services.invoices.start(stranger.tenantId, newDocument(), null);
+    await t.app.services.invoices.complete(started, [fields(99, 'Elsewhere Ltd')]);
+    // Newer than every invoice of `partner`: read as a position, it would put all of them on the page.
+    const foreign = Buffer.from(`after:${started.id}`).toString('base64url');
+    const q = 'query($after: String) { invoices(first: 5, after: $after) { nodes { id } } }';
+    expect((await gqlData(t.base, partner.apiKey, q, { after: foreign })).invoices.nodes).toEqual([]);
+    const own = (await gqlData(t.base, partner.apiKey, 'query { invoices(first: 1) { pageInfo { endCursor } } }')).invoices.pageInfo.endCursor;
+    expect((await gqlData(t.base, partner.apiKey, q, { after: own })).invoices.nodes).toHaveLength(5);
+    // The same for the tenants list: the stranger's tenant is newer than the partner's.
+    const foreignTenant = Buffer.from(`after:${stranger.tenantId}`).toString('base64url');
+    const tenants = 'query($after: String) { tenants(first: 5, after: $after) { nodes { id } } }';
+    expect((await gqlData(t.base, partner.apiKey, tenants, { after: foreignTenant })).tenants.nodes).toEqual([]);
+  });
+
   test('filters by status, vendor name, date range and store; bad arguments are BAD_USER_INPUT', async () => {
     const q = 'query($f: InvoiceFilter, $first: Int) { invoices(first: $first, filter: $f) { nodes { vendorName invoiceDate status } } }';
     const sysco = await gql(t.base, partner.apiKey, q, { f: { vendorName: 'SYSCO' }, first: 100 });

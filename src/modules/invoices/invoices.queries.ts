@@ -87,7 +87,12 @@ export async function pageInvoices(
   if (filter.dateFrom) q = q.where('invoices.invoiceDate', '>=', filter.dateFrom);
   if (filter.dateTo) q = q.where('invoices.invoiceDate', '<=', filter.dateTo);
   if (filter.storeId) q = q.where('invoices.storeId', '=', filter.storeId);
-  if (after) q = q.where(sql<boolean>`(invoices.created_at, invoices.id) < (select created_at, id from invoices where id = ${after})`);
+  // The cursor's row is looked up among the same tenants: another tenant's invoice positions nothing (an empty page).
+  if (after) {
+    q = q.where(
+      sql<boolean>`(invoices.created_at, invoices.id) < (select created_at, id from invoices where id = ${after} and tenant_id in (${sql.join(tenantIds)}))`,
+    );
+  }
   return q.orderBy('invoices.createdAt', 'desc').orderBy('invoices.id', 'desc').limit(limit).execute();
 }
 

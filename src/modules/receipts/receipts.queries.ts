@@ -67,7 +67,8 @@ export async function pageReceipts(
   if (filter.merchantName) q = q.where('merchantName', 'ilike', `%${escapeLike(filter.merchantName)}%`);
   if (filter.dateFrom) q = q.where('receiptDate', '>=', filter.dateFrom);
   if (filter.dateTo) q = q.where('receiptDate', '<=', filter.dateTo);
-  if (after) q = q.where(sql<boolean>`(created_at, id) < (select created_at, id from receipts where id = ${after})`);
+  // The cursor's row is looked up among the same tenants: another tenant's receipt positions nothing (an empty page).
+  if (after) q = q.where(sql<boolean>`(created_at, id) < (select created_at, id from receipts where id = ${after} and tenant_id in (${sql.join(tenantIds)}))`);
   return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 

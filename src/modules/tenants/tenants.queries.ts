@@ -37,7 +37,12 @@ export async function listTenantsPage(db: Kysely<DB>, partnerId: string, afterId
   let q = db.selectFrom('tenants').selectAll().where('partnerId', '=', partnerId);
   if (afterId) {
     q = q.where(({ eb, refTuple, selectFrom }) =>
-      eb(refTuple('createdAt', 'id'), '<', selectFrom('tenants as a').select(['a.createdAt', 'a.id']).where('a.id', '=', afterId).$asTuple('createdAt', 'id')),
+      eb(
+        refTuple('createdAt', 'id'),
+        '<',
+        // Among the partner's own tenants: another partner's tenant positions nothing (an empty page).
+        selectFrom('tenants as a').select(['a.createdAt', 'a.id']).where('a.id', '=', afterId).where('a.partnerId', '=', partnerId).$asTuple('createdAt', 'id'),
+      ),
     );
   }
   return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
