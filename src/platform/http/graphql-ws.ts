@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  type ExecutionArgs,
-  type ExecutionResult,
-  type FormattedExecutionResult,
-  getOperationAST,
-  GraphQLError,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-} from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -152,13 +144,14 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
       // The codes Apollo Server gives the same refusals on /graphql.
       if ('syntaxError' in parsed) return [withCode(parsed.syntaxError, 'GRAPHQL_PARSE_FAILED')];
       if (parsed.errors.length) return parsed.errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
-      if (!getOperationAST(parsed.document, payload.operationName ?? undefined)) {
+      // The guard resolves the operation (undefined: the document holds none of that name, or several and no name).
+      const operation = deps.guard.check(parsed.document, payload.variables ?? {}, payload.operationName);
+      if (!operation) {
         const message = payload.operationName
           ? `Unknown operation named "${payload.operationName}".`
           : 'Must provide operation name if query contains multiple operations.';
         return [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })];
       }
-      const operation = deps.guard.check(parsed.document, payload.variables ?? {}, payload.operationName);
       const contextValue = { ...deps.createContext(principal, randomUUID(), deps.log), deadline: deadlineFor(operation, deps.guard.limits.deadlineMs) };
       shared.mark(contextValue, shareKey(principal, payload), sink);
       return {
