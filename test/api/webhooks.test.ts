@@ -117,6 +117,8 @@ describe('POST /api/v1/partner/webhooks: validation', () => {
     ['https://[::ffff:127.0.0.1]/hook', ['invoice.created'], /loopback address/],
     ['https://localhost/hook', ['invoice.created'], /localhost is (127\.0\.0\.1|::1), a loopback address/],
     ['https://127.0.0.1/hook', ['invoice.created'], /loopback address/],
+    ['https://example.com:99999/hook', ['invoice.created'], /^url has port 99999; a port is a number from 0 to 65535$/],
+    ['https://example.com:port/hook', ['invoice.created'], /^url must be an absolute URL \(got "https:\/\/example\.com:port\/hook"\)$/],
   ])('%s %j → 400 naming the problem', async (url, eventTypes, message) => {
     const res = await post({ url, events: eventTypes });
     expect(res.status).toBe(400);
@@ -125,7 +127,11 @@ describe('POST /api/v1/partner/webhooks: validation', () => {
 
   test('missing fields and wrong types are 400; a public https URL is 201 with a whsec_ secret', async () => {
     expect((await post({ events: ['invoice.created'] })).body.error).toMatch(/url is required/);
-    expect((await post({ url: 'https://93.184.215.14/hook', events: 'invoice.created' })).body.error).toMatch(/events is required: an array/);
+    expect((await post({ url: 'https://93.184.215.14/hook', events: 'invoice.created' })).body.error).toBe(
+      'events must be an array of event names (got a string)',
+    );
+    expect((await post({ url: 'https://93.184.215.14/hook', events: { a: 1 } })).body.error).toBe('events must be an array of event names (got an object)');
+    expect((await post({ url: 'https://93.184.215.14/hook' })).body.error).toMatch(/events is required: an array/);
     const ok = await post({ url: 'https://93.184.215.14/hook', events: ['vendor.created', 'invoice.failed'] });
     expect(ok.status).toBe(201);
     expect(ok.body).toEqual({

@@ -35,6 +35,8 @@ export async function assertPublicUrl(raw: string, options: GuardOptions): Promi
   try {
     url = new URL(raw);
   } catch {
+    const port = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(raw)?.[1];
+    if (port !== undefined && Number(port) > 65535) throw refuse(`has port ${port}; a port is a number from 0 to 65535`);
     throw refuse(`must be an absolute URL (got "${raw.slice(0, 100)}")`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && options.allowLoopback)) {
