@@ -97,8 +97,17 @@ try {
     url: `ws://127.0.0.1:${app.port}/graphql`,
     groups: partners.map((p, g) => ({ apiKey: p.apiKey, count: counts[g], query: QUERY })),
   });
-  while (app.services.events.subscribers < SUBSCRIBERS && now() - connectStart < 120_000) await sleep(20);
+  // Waits until every subscription is live, for at most 120 s, and gives up after 15 s without a new one.
+  for (let live = 0, since = now(); app.services.events.subscribers < SUBSCRIBERS && now() - connectStart < 120_000; await sleep(20)) {
+    if (app.services.events.subscribers > live) [live, since] = [app.services.events.subscribers, now()];
+    else if (now() - since > 15_000) break;
+  }
   const connectSeconds = (now() - connectStart) / 1000;
+  if (app.services.events.subscribers < SUBSCRIBERS) {
+    throw new Error(
+      `only ${app.services.events.subscribers} of ${SUBSCRIBERS} subscriptions went live in ${connectSeconds.toFixed(1)} s (the clients' errors are above)`,
+    );
+  }
   await sleep(500);
   const rssAfter = await rssMb();
   console.log(`subscribers live: ${app.services.events.subscribers}/${SUBSCRIBERS} (${PARTNERS} partners) in ${connectSeconds.toFixed(1)} s`);
