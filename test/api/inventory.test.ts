@@ -231,4 +231,14 @@ describe('inventory', () => {
     expect((await count({ storeId: strangerStore, itemId: item.tomatoes, quantity: 1 })).status).toBe(404);
     expect((await http(t.base, 'GET', `${base()}/inventory/counts/not-a-uuid`, { headers: key() })).status).toBe(400);
   });
+
+  test('a quantity is kept to 4 decimal places, and the converted amount is computed from what is kept', async () => {
+    const fine = await count({ storeId: storeA, itemId: item.tomatoes, quantity: 1.23456 });
+    expect(fine.status).toBe(201);
+    expect(fine.body.data.count).toMatchObject({ quantity: 1.2346, unit: 'each', baseQuantity: 1.2346 });
+    const inCases = await count({ storeId: storeA, itemId: item.tomatoes, quantity: 0.00004, unit: 'case' });
+    expect(inCases.body.data.count).toMatchObject({ quantity: 0, baseQuantity: 0, value: 0 });
+    const kept = await http(t.base, 'GET', `${base()}/inventory/counts/${storeA}`, { headers: key() });
+    expect(kept.body.data.counts.find((c: { id: string }) => c.id === inCases.body.data.count.id)).toMatchObject({ quantity: 0, baseQuantity: 0 });
+  });
 });

@@ -1034,6 +1034,7 @@ export interface components {
              * @description An item of the store or of the whole tenant; active.
              */
             itemId: string;
+            /** @description Kept to 4 decimal places (rounded); baseQuantity is computed from the rounded value. */
             quantity: number;
             /** @description The unit counted in (default: the item's). A unit that does not convert to the item's unit is 400, listing the units that do. */
             unit?: string;

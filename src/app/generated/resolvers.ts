@@ -1739,7 +1739,7 @@ export type RecordInventoryCountInput = {
   itemId: Scalars['UUID']['input'];
   /** Free-text notes, at most 2,000 characters. */
   notes?: InputMaybe<Scalars['String']['input']>;
-  /** 0 to 1,000,000,000. */
+  /** 0 to 1,000,000,000, kept to 4 decimal places (rounded; baseQuantity is computed from the rounded value). */
   quantity: Scalars['Float']['input'];
   /** A store of the tenant (otherwise NOT_FOUND). */
   storeId: Scalars['UUID']['input'];

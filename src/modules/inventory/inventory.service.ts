@@ -78,6 +78,9 @@ const MAX_NAME = 200;
 const MAX_SKU = 64;
 const MAX_NOTES = 2000;
 const MAX_QUANTITY = 1_000_000_000;
+/** A count's quantity is stored as numeric(14, 4). */
+const QUANTITY_DECIMALS = 4;
+const roundTo = (value: number, decimals: number) => Number(value.toFixed(decimals));
 /** A count may be dated a little ahead (clock skew of a handheld), not into the future. */
 const FUTURE_SKEW_MS = 5 * 60_000;
 
@@ -137,9 +140,10 @@ export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsS
 
     /**
      * Records a count at a store. `unit` (default: the item's) is converted to the item's unit through its pack
-     * sizes or a fixed factor; a unit that does not convert is 400 listing the units that do.
+     * sizes or a fixed factor; a unit that does not convert is 400 listing the units that do. The quantity is kept to
+     * QUANTITY_DECIMALS places (its column's scale) and the converted amount computed from what is kept, so the two
+     * always agree. Resolves the count with the item it counts (read to check it, so callers need not read it again).
      */
-    /** Records a count; resolves it with the item it counts (read to check it, so callers need not read it again). */
     async recordCount(tenantId: string, input: CountInput): Promise<{ count: InventoryCount; item: InventoryItem }> {
       const store = await deps.tenants.requireStore(tenantId, input.storeId);
       const item = toItem(await ownItem(tenantId, input.itemId));
@@ -148,6 +152,7 @@ export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsS
       if (!(Number.isFinite(input.quantity) && input.quantity >= 0 && input.quantity <= MAX_QUANTITY)) {
         throw InvalidInput.field('quantity', `must be a number from 0 to ${MAX_QUANTITY} (got ${input.quantity})`);
       }
+      const quantity = roundTo(input.quantity, QUANTITY_DECIMALS);
       const unit = input.unit == null ? item.unit : normalizeUnit(input.unit);
       const factor = conversionFactor(unit, item);
       if (input.countedAt && input.countedAt.getTime() > now().getTime() + FUTURE_SKEW_MS) {
@@ -157,9 +162,9 @@ export function createInventoryService(db: Kysely<DB>, deps: { tenants: TenantsS
         tenantId,
         storeId: store.id,
         itemId: item.id,
-        quantity: input.quantity,
+        quantity,
         unit,
-        baseQuantity: input.quantity * factor,
+        baseQuantity: quantity * factor,
         countedAt: input.countedAt ?? now(),
         countedBy: optionalText(input.countedBy, 'countedBy', MAX_NAME),
         notes: optionalText(input.notes, 'notes', MAX_NOTES),
