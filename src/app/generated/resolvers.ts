@@ -170,7 +170,7 @@ export type CostCategory =
 export type CreateEmployeeInput = {
   /** Unique within the tenant (a duplicate is CONFLICT). */
   email?: InputMaybe<Scalars['EmailAddress']['input']>;
-  /** 0 to 10000. */
+  /** 0 to 10000 per hour, kept to cents (rounded). */
   hourlyRate: Scalars['Float']['input'];
   /** 1 to 200 characters. */
   name: Scalars['String']['input'];
@@ -184,13 +184,13 @@ export type CreateEmployeeInput = {
 export type CreateInventoryItemInput = {
   /** The cost category the item is accounted under. */
   category: CostCategory;
-  /** Cost of one unit, 0 to 1,000,000,000 (decimal amount, not cents). */
+  /** Cost of one unit, 0 to 1,000,000,000 (decimal amount, not cents), kept to 4 decimal places (rounded). */
   defaultCost?: InputMaybe<Scalars['Float']['input']>;
   /** 1 to 200 characters. */
   name: Scalars['String']['input'];
   /** Packs the item comes in (default: none). */
   packSizes?: InputMaybe<Array<PackSizeInput>>;
-  /** Stock level to reorder up to, in unit, 0 to 1,000,000,000. */
+  /** Stock level to reorder up to, in unit, 0 to 1,000,000,000, kept to 4 decimal places (rounded). */
   parLevel?: InputMaybe<Scalars['Float']['input']>;
   /** At most 64 characters, unique within the tenant (a duplicate is CONFLICT). */
   sku?: InputMaybe<Scalars['String']['input']>;
@@ -450,7 +450,7 @@ export type InventoryItem = Node & {
   name: Scalars['String']['output'];
   /** Packs the item comes in, with their size in unit. */
   packSizes: Array<PackSize>;
-  /** Stock level to reorder up to, in unit. */
+  /** Stock level to reorder up to, in unit, kept to 4 decimal places (rounded). */
   parLevel?: Maybe<Scalars['Float']['output']>;
   /** The tenant's item code; unique within the tenant. */
   sku?: Maybe<Scalars['String']['output']>;
@@ -2143,7 +2143,7 @@ export type UpdateEmployeeInput = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   /** Unique within the tenant (a duplicate is CONFLICT). */
   email?: InputMaybe<Scalars['EmailAddress']['input']>;
-  /** 0 to 10000 per hour. */
+  /** 0 to 10000 per hour, kept to cents (rounded). */
   hourlyRate?: InputMaybe<Scalars['Float']['input']>;
   /** 1 to 200 characters. */
   name?: InputMaybe<Scalars['String']['input']>;
@@ -2159,13 +2159,13 @@ export type UpdateInventoryItemInput = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   /** The cost category. */
   category?: InputMaybe<CostCategory>;
-  /** Cost of one unit (decimal amount, not cents). */
+  /** Cost of one unit (decimal amount, not cents), kept to 4 decimal places (rounded). */
   defaultCost?: InputMaybe<Scalars['Float']['input']>;
   /** 1 to 200 characters. */
   name?: InputMaybe<Scalars['String']['input']>;
   /** Replaces all pack sizes. */
   packSizes?: InputMaybe<Array<PackSizeInput>>;
-  /** Stock level to reorder up to, in unit. */
+  /** Stock level to reorder up to, in unit, kept to 4 decimal places (rounded). */
   parLevel?: InputMaybe<Scalars['Float']['input']>;
   /** At most 64 characters, unique within the tenant (a duplicate is CONFLICT). */
   sku?: InputMaybe<Scalars['String']['input']>;
