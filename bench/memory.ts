@@ -3,7 +3,7 @@
 // ≤ 1 GB with two reading workers busy, and the workers' memory given back once they have been idle a while.
 //
 // The compiled server (dist/, built first when stale) runs in its own process on a fresh embedded database, with the
-// environment of `npm start` (MALLOC_ARENA_MAX=1) and READER_IDLE_RELEASE_MS=10000 so the release shows within the
+// node flags and environment of `npm start` (./server-flags.ts, MALLOC_ARENA_MAX=1) and READER_IDLE_RELEASE_MS=10000 so the release shows within the
 // run. Load: photos of receipts from the dataset (generated receipt images without it) uploaded all at once; RSS is
 // read from /proc every 100 ms (Linux), the worker threads' memory included.
 
@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeReceiptImage } from '../test/fixtures/invoice-documents.ts';
+import { SERVER_NODE_FLAGS } from './server-flags.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, fallback: string) => {
@@ -59,7 +60,7 @@ const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: d
 const base = `http://127.0.0.1:${port}`;
 /** The server as `npm start` runs it; stderr (banner, warnings) kept for a failure. */
 async function start() {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'dist/main.js'], {
     cwd: root,
     env: { ...env, READER_IDLE_RELEASE_MS: String(IDLE_RELEASE_MS) },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,6 +1,7 @@
 // `npm run bench [-- <name> ...]`: runs the named benchmarks (default: all), each in its own process.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-flags.ts';
 
 const BENCHES: Record<string, string> = {
   ocr: 'ocr-responsiveness.ts',
@@ -21,7 +22,8 @@ if (unknown.length) {
 for (const name of names.length ? names : Object.keys(BENCHES)) {
   console.log(`\n== ${name} ==`);
   const file = fileURLToPath(new URL(BENCHES[name]!, import.meta.url));
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], {
+  // A bench that runs the server in its own process (events, ocr) runs it with the flags `npm start` gives it.
+  const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, '--expose-gc', '--import', 'tsx', file], {
     stdio: 'inherit',
     env: { ...process.env, METADATA_SERVER_DETECTION: 'none' },
   });

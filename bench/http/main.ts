@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { CpuMeter, type CpuPerRequest } from './cpu.ts';
+import { SERVER_NODE_FLAGS } from '../server-flags.ts';
 import { print } from 'graphql';
 import { buildSchema } from '../../src/app/schema.ts';
 import { loadConfig } from '../../src/platform/config.ts';
@@ -67,7 +68,7 @@ const VARIANTS = (process.env.BENCH_VARIANTS ?? '')
 
 const children: ChildProcess[] = [];
 async function startServer(env: Record<string, string>): Promise<Ready> {
-  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const nodeArgs = [...SERVER_NODE_FLAGS, ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(new URL('./server.ts', import.meta.url))], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
