@@ -264,7 +264,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
   }
 }
 
-/** How long after start-up its freed memory is given back (the database's thread and loggers settle first). */
+/** How long after the server is up the memory its start-up freed is given back. */
 const STARTUP_TRIM_DELAY_MS = 2000;
 
 async function main(): Promise<void> {

@@ -450,7 +450,7 @@ export type InventoryItem = Node & {
   name: Scalars['String']['output'];
   /** Packs the item comes in, with their size in unit. */
   packSizes: Array<PackSize>;
-  /** Stock level to reorder up to, in unit, kept to 4 decimal places (rounded). */
+  /** Stock level to reorder up to, in unit (4 decimal places). */
   parLevel?: Maybe<Scalars['Float']['output']>;
   /** The tenant's item code; unique within the tenant. */
   sku?: Maybe<Scalars['String']['output']>;
