@@ -87,6 +87,8 @@ export function createUsageService(db: Kysely<DB>, deps: { rateLimits: RateLimit
         channel: doc.channel,
         tier: payer.partner.tier,
         price: custom ?? LIST_PRICE_USD[payer.partner.tier],
+        // The month it counts in is read by the same clock as the periods it is reported in.
+        createdAt: now(),
       });
     },
 
