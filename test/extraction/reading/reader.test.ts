@@ -135,7 +135,9 @@ describe('document reader', () => {
     expect(wall).toBeGreaterThan(800);
     expect(maxLag).toBeLessThan(Math.min(400, wall / 4));
     expect(ticks).toBeGreaterThan(wall / 10 / 3);
-  });
+    // Four OCR jobs of a 14-line image on two cores shared with the other test files: 28 s in a fresh-clone CI run,
+    // over the default 30 s in the next. What is tested is the event loop's lag, not how long OCR takes.
+  }, 120_000);
 
   it('fails only the job whose worker crashed, and replaces the worker', async () => {
     const before = reader.pool.replacedWorkers;
