@@ -3,9 +3,9 @@
 // ≤ 1 GB with two reading workers busy, and the workers' memory given back once they have been idle a while.
 //
 // The compiled server (dist/, built first when stale) runs in its own process on a fresh embedded database, with the
-// node flags and environment of `npm start` (./server-flags.ts, MALLOC_ARENA_MAX=1) and READER_IDLE_RELEASE_MS=10000 so the release shows within the
-// run. Load: photos of receipts from the dataset (generated receipt images without it) uploaded all at once; RSS is
-// read from /proc every 100 ms (Linux), the worker threads' memory included.
+// node flags and environment of `npm start` (./server-flags.ts, MALLOC_ARENA_MAX=1) and READER_IDLE_RELEASE_MS=10000
+// so the release shows within the run. Load: photos of receipts from the dataset (generated receipt images without
+// it) uploaded all at once; RSS is read from /proc every 100 ms (Linux), the worker threads' memory included.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
