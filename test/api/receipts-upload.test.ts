@@ -53,7 +53,7 @@ describe('POST /api/v1/partner/receipts/upload', () => {
       body: form(png, { useType: 'fun' }),
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/useType/);
+    expect(bad.body.error).toBe('useType must be one of business, personal, mixed (got "fun")');
     const events = await listEvents(t.database.db, partner.tenantId);
     expect(events.filter((e) => e.subjectId === res.body.id).map((e) => e.type)).toEqual(['receipt.processed']);
   });

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { buildSchema, GraphQLError } from 'graphql';
 import { describe, expect, test, vi } from 'vitest';
 import { errorOfResult, familyOf, restError } from '../../src/platform/rest/errors.ts';
 import { Conflict, Forbidden, InvalidInput, NotFound, PayloadTooLarge, RateLimited, Unauthenticated, Upstream } from '../../src/platform/errors.ts';
@@ -57,5 +57,27 @@ describe('rest-compat error table', () => {
     expect(errorOfResult(new GraphQLError('tenant not found', { path: ['vendors'], originalError: cause }))).toBe(cause);
     const crash = new TypeError('boom');
     expect(errorOfResult(new GraphQLError('boom', { path: ['vendors'], originalError: crash }))).toBe(crash);
+  });
+
+  test("coercion problems are said in the REST field's words: enums list their values, lists name the element", () => {
+    const schema = buildSchema('enum Role { owner, manager } type Query { a(role: Role): Int }');
+    const said = (message: string) => (errorOfResult(new GraphQLError(message), schema) as Error).message;
+    expect(said('Variable "$role" got invalid value "boss"; Value "boss" does not exist in "Role" enum.')).toBe(
+      'role must be one of owner, manager (got "boss")',
+    );
+    expect(said('Variable "$role" got invalid value "Owner"; Value "Owner" does not exist in "Role" enum. Did you mean the enum value "owner"?')).toBe(
+      'role must be one of owner, manager (got "Owner")',
+    );
+    // A type the schema does not know keeps GraphQL's words.
+    expect(said('Variable "$x" got invalid value "y"; Value "y" does not exist in "Other" enum.')).toBe('x: Value "y" does not exist in "Other" enum.');
+    expect(said('Variable "$events" got invalid value 5 at "events[1]"; String cannot represent a non string value: 5')).toBe(
+      'events[1] must be a string (got 5)',
+    );
+    expect(said('Variable "$limit" got invalid value "5"; Int cannot represent non-integer value: "5"')).toBe('limit must be an integer (got "5")');
+    expect(said('Variable "$q" got invalid value "ten"; Float cannot represent non numeric value: "ten"')).toBe('q must be a number (got "ten")');
+    expect(said('Variable "$on" got invalid value "yes"; Boolean cannot represent a non boolean value: "yes"')).toBe('on must be true or false (got "yes")');
+    expect(said('Variable "$input" got invalid value null at "input.name"; Expected non-nullable type "String!" not to be null.')).toBe(
+      'input.name is required',
+    );
   });
 });

@@ -22,6 +22,7 @@ export function createOperationExecutor(schema: GraphQLSchema, guard: OperationG
   }
 
   return {
+    schema,
     prepare,
     /** The document of an operation's text, parsed and validated on first use. */
     documentOf(text: string): DocumentNode {

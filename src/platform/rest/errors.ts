@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.ts';
-import type { GraphQLError } from 'graphql';
+import { type GraphQLError, type GraphQLSchema, isEnumType } from 'graphql';
 import { AppError, InvalidInput, RateLimited } from '../errors.ts';
 import { httpStatus } from '../http/error-status.ts';
 
@@ -48,15 +48,50 @@ export function restError(family: Family, err: unknown, log: Logger): RestErrorR
  * The first error of a stored operation's result, as the error to report. Errors without a path come from
  * coercing the variables the route built (bad input); errors with one were raised while executing.
  */
-export function errorOfResult(error: GraphQLError): unknown {
+export function errorOfResult(error: GraphQLError, schema?: GraphQLSchema): unknown {
   const original = error.originalError;
   if (original instanceof AppError) return original;
-  if (!error.path) return new InvalidInput(variableMessage(error.message));
+  if (!error.path) return new InvalidInput(variableMessage(error.message, schema));
   return original ?? error;
 }
 
+/**
+ * GraphQL's coercion problems in the words of the REST contract: the REST field, what it must be, what was sent.
+ * Enum type names are GraphQL's, not the partner's: the allowed values are listed instead.
+ */
+const COERCION_PROBLEMS: ReadonlyArray<[RegExp, (m: RegExpExecArray, schema?: GraphQLSchema) => string | undefined]> = [
+  [
+    /^Value (".*") does not exist in "(\w+)" enum\./s,
+    (m, schema) => {
+      const type = schema?.getType(m[2]!);
+      if (!isEnumType(type)) return undefined;
+      return `must be one of ${type
+        .getValues()
+        .map((v) => v.name)
+        .join(', ')} (got ${m[1]})`;
+    },
+  ],
+  [/^Int cannot represent non-integer value: (.*)$/s, (m) => `must be an integer (got ${m[1]})`],
+  [/^Int cannot represent non 32-bit signed integer value: (.*)$/s, (m) => `must be an integer from -2147483648 to 2147483647 (got ${m[1]})`],
+  [/^Float cannot represent non numeric value: (.*)$/s, (m) => `must be a number (got ${m[1]})`],
+  [/^Boolean cannot represent a non boolean value: (.*)$/s, (m) => `must be true or false (got ${m[1]})`],
+  [/^String cannot represent a non string value: (.*)$/s, (m) => `must be a string (got ${m[1]})`],
+  [/^Expected non-nullable type ".*" not to be null\.$/s, () => 'is required'],
+];
+
 // 'Variable "$tenantId" got invalid value "x"; Value is not a valid UUID: x' → 'tenantId: Value is not a valid UUID: x'
-function variableMessage(message: string): string {
-  const m = /^Variable "\$(\w+)" got invalid value .*?; (.*)$/s.exec(message);
-  return m ? `${m[1]}: ${m[2]}` : message;
+// 'Variable "$role" got invalid value "boss"; Value "boss" does not exist in "UserRole" enum.'
+//   → 'role must be one of account_owner, … (got "boss")'
+// A value inside a list or an input object is named by its path ('events[1] must be a string (got 5)').
+function variableMessage(message: string, schema?: GraphQLSchema): string {
+  const m = /^Variable "\$(\w+)" got invalid value .*?(?: at "([\w.[\]]+)")?; (.*)$/s.exec(message);
+  if (!m) return message;
+  const field = m[2] ?? m[1]!;
+  const problem = m[3]!;
+  for (const [pattern, say] of COERCION_PROBLEMS) {
+    const found = pattern.exec(problem);
+    const said = found && say(found, schema);
+    if (said) return `${field} ${said}`;
+  }
+  return `${field}: ${problem}`;
 }

@@ -120,7 +120,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly AnyRes
             channel: route.family,
           });
           deps.metrics?.operation('rest', route.operation, type, (performance.now() - t0) / 1000);
-          if (result.errors?.length) throw errorOfResult(result.errors[0]!);
+          if (result.errors?.length) throw errorOfResult(result.errors[0]!, deps.executor.schema);
           // The executor's data is the operation's result: the type `respond` was checked against.
           const { status, body } = (route.respond as (data: unknown) => { status: number; body: unknown })(result.data);
           return await send(status, body);
