@@ -188,6 +188,7 @@ describe('adapter requests', () => {
     expect(() => parseSource({ sourceUrl: 'https://x', sourceUri: 's3://b/k' })).toThrow(/exactly one of source_url and source_uri/);
     expect(() => parseSource({ sourceUri: 'ftp://b/k' })).toThrow(/source_uri must be s3:\/\/bucket\/key or gs:\/\/bucket\/key/);
     expect(() => parseSource({ sourceUri: 's3://Bad_Bucket/k' })).toThrow(/invalid S3 bucket "Bad_Bucket"/);
+    expect(() => parseSource({ sourceUrl: 's3://my-bucket/a.pdf' })).toThrow('source_url must be an https:// URL; s3:// and gs:// URIs go in source_uri');
   });
 
   test('the same request hashes the same (document_type defaults to invoice); fields hash separately', () => {

@@ -44,6 +44,7 @@ export function parseSource(input: { sourceUrl?: string | null; sourceUri?: stri
   if (url !== undefined) {
     if (url.trim() === '') throw InvalidInput.field('source_url', 'must not be empty');
     if (url.length > MAX_URL_LENGTH) throw InvalidInput.field('source_url', `must be at most ${MAX_URL_LENGTH} characters`);
+    if (/^\s*(s3|gs):\/\//i.test(url)) throw InvalidInput.field('source_url', 'must be an https:// URL; s3:// and gs:// URIs go in source_uri');
     return { kind: 'url', url: url.trim() };
   }
   const m = /^(s3|gs):\/\/([^/]+)\/(.+)$/.exec(uri!.trim());
