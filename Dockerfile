@@ -38,4 +38,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1's only process (no npm, no shell): SIGTERM reaches the server, which drains and exits.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=64", "--enable-source-maps", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "--enable-source-maps", "dist/main.js"]

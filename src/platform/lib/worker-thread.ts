@@ -28,11 +28,12 @@ function workerExecArgv(): string[] {
     const a = args[i]!;
     // Flags a worker may not take (Node refuses to start it with ERR_WORKER_INVALID_EXEC_ARGV).
     if (a.startsWith('--inspect') || a === '--expose-gc' || a === '--expose_gc') continue;
-    // The young generation's size is the process's (`npm start` sets it); a worker's heap is sized by resourceLimits.
+    // V8 flags of the whole process (`npm start` sets them; a worker's heap is sized by resourceLimits).
     if (/^--(max|min)[-_]semi[-_]space[-_]size(=|$)/.test(a)) {
       if (!a.includes('=')) i++;
       continue;
     }
+    if (/^--(no-)?allocation[-_]site[-_]pretenuring$/.test(a)) continue;
     if ((a === '--require' || a === '-r' || a === '--import' || a === '--loader' || a === '--experimental-loader') && i + 1 < args.length) {
       if (/[\\/]tsx[\\/]|^tsx(\/|$)/.test(args[i + 1]!)) {
         i++;
