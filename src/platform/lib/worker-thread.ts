@@ -9,15 +9,58 @@
 
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
 
 /** A worker running `entry` (.ts through the tsx bootstrap, anything else directly), given `workerData`. */
 export function startWorker(entry: URL, workerData?: unknown): Worker {
-  return entry.pathname.endsWith('.ts')
-    ? new Worker(bootstrapCode(entry), { eval: true, execArgv: workerExecArgv(), workerData })
-    : new Worker(entry, { execArgv: workerExecArgv(), workerData });
+  return entry.pathname.endsWith('.ts') ? newWorker(bootstrapCode(entry), { eval: true, workerData }) : newWorker(entry, { workerData });
+}
+
+/** The parent's flags as a worker took them (known after the first worker started). */
+let acceptedExecArgv: string[] | undefined;
+
+/**
+ * A worker with the parent's flags, less those Node refuses in a worker (ERR_WORKER_INVALID_EXEC_ARGV): V8's flags
+ * and the per-process ones (`--max-semi-space-size`, `--trace-gc`, `--stack-size`, …) hold for the whole process
+ * already. Which flags those are is Node's to say, so its refusal is read instead of a list kept here: a flag given
+ * to diagnose the server (`node --trace-gc dist/main.js`) must not stop it from starting its workers.
+ */
+function newWorker(target: string | URL, options: WorkerOptions): Worker {
+  let execArgv = acceptedExecArgv ?? workerExecArgv();
+  for (;;) {
+    try {
+      const worker = new Worker(target, { ...options, execArgv });
+      acceptedExecArgv = execArgv;
+      return worker;
+    } catch (err) {
+      const refused = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_INVALID_EXEC_ARGV' ? refusedFlags((err as Error).message) : undefined;
+      const remaining = refused && withoutFlags(execArgv, refused);
+      if (!remaining || remaining.length === execArgv.length) throw err;
+      execArgv = remaining;
+    }
+  }
+}
+
+/** 'Initiated Worker with invalid execArgv flags: --a=1, --b' → ['--a=1', '--b']. */
+function refusedFlags(message: string): Set<string> | undefined {
+  const list = /invalid execArgv flags: (.*)$/s.exec(message)?.[1];
+  return list ? new Set(list.split(', ')) : undefined;
+}
+
+/** `args` without the given flags, and without the value that follows one written without '=' ('--x 64'). */
+function withoutFlags(args: readonly string[], flags: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!flags.has(a)) {
+      out.push(a);
+      continue;
+    }
+    if (!a.includes('=') && i + 1 < args.length && !args[i + 1]!.startsWith('-')) i++;
+  }
+  return out;
 }
 
 /** The parent's execArgv without tsx's own flags (the bootstrap registers tsx) and without inspector flags. */
@@ -26,14 +69,7 @@ function workerExecArgv(): string[] {
   const args = process.execArgv;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    // Flags a worker may not take (Node refuses to start it with ERR_WORKER_INVALID_EXEC_ARGV).
-    if (a.startsWith('--inspect') || a === '--expose-gc' || a === '--expose_gc') continue;
-    // V8 flags of the whole process (`npm start` sets them; a worker's heap is sized by resourceLimits).
-    if (/^--(max|min)[-_]semi[-_]space[-_]size(=|$)/.test(a)) {
-      if (!a.includes('=')) i++;
-      continue;
-    }
-    if (/^--(no-)?allocation[-_]site[-_]pretenuring$/.test(a)) continue;
+    if (a.startsWith('--inspect')) continue;
     if ((a === '--require' || a === '-r' || a === '--import' || a === '--loader' || a === '--experimental-loader') && i + 1 < args.length) {
       if (/[\\/]tsx[\\/]|^tsx(\/|$)/.test(args[i + 1]!)) {
         i++;
