@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { siblingModule } from '../lib/module-file.ts';
+import { RingQueue } from '../lib/ring-queue.ts';
 import { startWorker } from '../lib/worker-thread.ts';
 import type { EmbeddedEngine, EngineResult } from './pglite-dialect.ts';
 import { databaseError, rowsOf } from './pglite-protocol.ts';
@@ -35,6 +36,7 @@ export interface EngineReply {
 }
 
 interface Pending {
+  id: number;
   resolve(result: EngineResult): void;
   reject(err: Error): void;
 }
@@ -42,7 +44,8 @@ interface Pending {
 export class PGliteThread implements EmbeddedEngine {
   /** The worker answers in order, so statements are sent without waiting for the previous answer. */
   readonly pipelined = true;
-  readonly #pending = new Map<number, Pending>();
+  /** The statements sent, oldest first (the worker answers in order); a ring, not a Map: see ring-queue.ts. */
+  readonly #pending = new RingQueue<Pending>();
   #nextId = 1;
   #stopped: Error | undefined;
 
@@ -59,7 +62,7 @@ export class PGliteThread implements EmbeddedEngine {
     const thread = new PGliteThread(worker);
     worker.ref();
     try {
-      await new Promise<EngineResult>((resolve, reject) => thread.#pending.set(0, { resolve, reject }));
+      await new Promise<EngineResult>((resolve, reject) => thread.#pending.push({ id: 0, resolve, reject }));
     } finally {
       worker.unref();
     }
@@ -72,7 +75,7 @@ export class PGliteThread implements EmbeddedEngine {
     // Referenced only while a statement is out, so an idle database never keeps the process alive.
     if (this.#pending.size === 0) this.worker.ref();
     return new Promise<EngineResult>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.push({ id, resolve, reject });
       this.worker.postMessage({ id, sql, params, camelCase } satisfies EngineRequest);
     });
   }
@@ -87,9 +90,8 @@ export class PGliteThread implements EmbeddedEngine {
   }
 
   #settle(reply: EngineReply): void {
-    const pending = this.#pending.get(reply.id);
-    if (!pending) return;
-    this.#pending.delete(reply.id);
+    if (this.#pending.peek()?.id !== reply.id) return;
+    const pending = this.#pending.shift()!;
     if (this.#pending.size === 0) this.worker.unref();
     // Reply 0 is the thread's start: its failure is not a database error.
     if (reply.error) {
@@ -110,7 +112,6 @@ export class PGliteThread implements EmbeddedEngine {
 
   #stop(err: Error): void {
     this.#stopped ??= err;
-    for (const pending of this.#pending.values()) pending.reject(this.#stopped);
-    this.#pending.clear();
+    for (const pending of this.#pending.drain()) pending.reject(this.#stopped);
   }
 }
