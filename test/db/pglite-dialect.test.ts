@@ -213,3 +213,20 @@ test('the database thread: refuses statements once closed, and a directory it ca
   await expect(PGliteThread.start({ dataDir: path.join(dir, 'a-file') })).rejects.toThrow(/a-file could not be opened: ErrnoError/);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('the database thread: answers settle their statements in order; an answer out of order stops it instead of mismatching', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pglite-thread-order-'));
+  const thread = await PGliteThread.start({ dataDir: path.join(dir, 'pgdata') });
+  try {
+    // Pipelined: all sent before any answer; each gets its own (more than the ring's first 64 slots).
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => thread.run(`select ${i} as n`)));
+    expect(answers.map((a) => a.rows[0])).toEqual(Array.from({ length: 100 }, (_, n) => ({ n })));
+    const waiting = thread.run('select pg_sleep(0.2)');
+    (thread as unknown as { worker: NodeJS.EventEmitter }).worker.emit('message', { id: 9999, values: [] });
+    await expect(waiting).rejects.toThrow(/answered statement 9999 while \d+ was next/);
+    await expect(thread.run('select 1')).rejects.toThrow(/answered statement 9999/);
+  } finally {
+    await thread.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -90,7 +90,10 @@ export class PGliteThread implements EmbeddedEngine {
   }
 
   #settle(reply: EngineReply): void {
-    if (this.#pending.peek()?.id !== reply.id) return;
+    const next = this.#pending.peek();
+    if (!next) return; // an answer after the thread stopped
+    // The worker answers in order: another answer here means the two threads no longer agree on what is asked.
+    if (next.id !== reply.id) return this.#stop(new Error(`the embedded database's thread answered statement ${reply.id} while ${next.id} was next`));
     const pending = this.#pending.shift()!;
     if (this.#pending.size === 0) this.worker.unref();
     // Reply 0 is the thread's start: its failure is not a database error.
