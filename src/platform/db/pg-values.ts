@@ -26,6 +26,13 @@ function digitsAt(text: string, from: number, to: number): number {
   return value;
 }
 
+/**
+ * By the fraction's number of digits (1–6): what multiplies (up to 3) or divides it into whole milliseconds. A table,
+ * not `10 ** (digits - 3)`: V8 computes that with its general `pow`, 1.3% of a REST read's CPU on PostgreSQL (70
+ * timestamps a response, `perf record` of the server).
+ */
+const MS_SCALE = [0, 100, 10, 1, 10, 100, 1000];
+
 function utcTimestamp(text: string): Date | undefined {
   const end = text.length - 3;
   if (end < 19 || text.charCodeAt(end) !== 43 /* + */ || text.charCodeAt(end + 1) !== 48 || text.charCodeAt(end + 2) !== 48) return undefined;
@@ -43,7 +50,8 @@ function utcTimestamp(text: string): Date | undefined {
     if (text[19] !== '.' || end - 20 < 1 || end - 20 > 6) return undefined;
     const fraction = digitsAt(text, 20, end);
     if (fraction < 0) return undefined;
-    ms = Math.trunc(fraction / 10 ** (end - 20 - 3));
+    const digits = end - 20;
+    ms = digits <= 3 ? fraction * MS_SCALE[digits]! : Math.trunc(fraction / MS_SCALE[digits]!);
   }
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
 }
