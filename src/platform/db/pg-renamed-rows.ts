@@ -1,7 +1,7 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { RowNames } from './camel-case-rows.ts';
-import { rowsOf } from './pglite-protocol.ts';
+import { rowsOf } from './row-objects.ts';
 import { ConnectionStatements, deallocateEvicted, forgetParsed } from './pg-prepared.ts';
 import { STATEMENT_GONE } from './prepared-names.ts';
 

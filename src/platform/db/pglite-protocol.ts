@@ -4,6 +4,7 @@ import types from 'pg-types';
 import type { RowNames } from './camel-case-rows.ts';
 import type { EngineResult } from './pglite-dialect.ts';
 import { DEFAULT_PREPARED, PreparedNames, STALE_PLAN, STATEMENT_GONE } from './prepared-names.ts';
+import { rowsOf } from './row-objects.ts';
 
 /**
  * A statement's result with its rows as arrays of values beside the column names: what the database's thread sends
@@ -17,18 +18,6 @@ export interface StatementResult {
   bytea?: number[];
   command?: string;
   rowCount?: number;
-}
-
-/** The rows of a result as objects (a repeated column name keeps its last value, as in node-postgres). */
-export function rowsOf({ columns, values }: Pick<StatementResult, 'columns' | 'values'>): Record<string, unknown>[] {
-  const rows: Record<string, unknown>[] = new Array(values.length);
-  for (let r = 0; r < values.length; r++) {
-    const row: Record<string, unknown> = {};
-    const value = values[r]!;
-    for (let i = 0; i < columns.length; i++) row[columns[i]!] = value[i];
-    rows[r] = row;
-  }
-  return rows;
 }
 
 /** A result as Kysely's driver takes it. */

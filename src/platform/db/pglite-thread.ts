@@ -3,7 +3,8 @@ import { siblingModule } from '../lib/module-file.ts';
 import { RingQueue } from '../lib/ring-queue.ts';
 import { startWorker } from '../lib/worker-thread.ts';
 import type { EmbeddedEngine, EngineResult } from './pglite-dialect.ts';
-import { databaseError, rowsOf } from './pglite-protocol.ts';
+import { databaseError } from './pglite-protocol.ts';
+import { rowsOf } from './row-objects.ts';
 
 // The main thread's side of the embedded database's own thread (pglite-worker.ts). Each statement is one message;
 // the worker answers in order. Measured on the demo seed's inventory list (issue 17): PGlite spends ~1.3 ms per
