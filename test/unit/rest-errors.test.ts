@@ -52,7 +52,7 @@ describe('rest-compat error table', () => {
   test('variable coercion errors become 400s naming the variable; execution errors keep their cause', () => {
     const coercion = errorOfResult(new GraphQLError('Variable "$tenantId" got invalid value "x"; Value is not a valid UUID: x'));
     expect(coercion).toBeInstanceOf(InvalidInput);
-    expect((coercion as Error).message).toBe('tenantId: Value is not a valid UUID: x');
+    expect((coercion as Error).message).toBe('tenantId must be a UUID (got "x")');
     const cause = new NotFound('tenant');
     expect(errorOfResult(new GraphQLError('tenant not found', { path: ['vendors'], originalError: cause }))).toBe(cause);
     const crash = new TypeError('boom');
@@ -78,6 +78,23 @@ describe('rest-compat error table', () => {
     expect(said('Variable "$on" got invalid value "yes"; Boolean cannot represent a non boolean value: "yes"')).toBe('on must be true or false (got "yes")');
     expect(said('Variable "$input" got invalid value null at "input.name"; Expected non-nullable type "String!" not to be null.')).toBe(
       'input.name is required',
+    );
+  });
+
+  test("graphql-scalars' problems (uuid, email, dates) are said the same way", () => {
+    const said = (message: string) => (errorOfResult(new GraphQLError(message)) as Error).message;
+    expect(said('Variable "$employeeId" got invalid value "x"; Value is not a valid UUID: x')).toBe('employeeId must be a UUID (got "x")');
+    expect(said('Variable "$email" got invalid value 5; Value is not string: 5')).toBe('email must be a string (got 5)');
+    expect(said('Variable "$email" got invalid value "bad"; Value is not a valid email address: bad')).toBe('email must be an email address (got "bad")');
+    expect(said('Variable "$startDate" got invalid value "2026-02-30"; Date cannot represent an invalid date-string 2026-02-30.')).toBe(
+      'startDate must be a date YYYY-MM-DD (got "2026-02-30")',
+    );
+    expect(said('Variable "$endDate" got invalid value 5; Date cannot represent non string type 5')).toBe('endDate must be a date YYYY-MM-DD (got 5)');
+    expect(said('Variable "$day" got invalid value "1800-01-01"; Date must be a day from 1900-01-01 to 2999-12-31 (got 1800-01-01)')).toBe(
+      'day must be a day from 1900-01-01 to 2999-12-31 (got 1800-01-01)',
+    );
+    expect(said('Variable "$at" got invalid value "soon"; DateTime cannot represent an invalid date-time-string soon.')).toBe(
+      'at must be a date and time in ISO 8601 (got "soon")',
     );
   });
 });

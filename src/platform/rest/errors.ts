@@ -77,9 +77,18 @@ const COERCION_PROBLEMS: ReadonlyArray<[RegExp, (m: RegExpExecArray, schema?: Gr
   [/^Boolean cannot represent a non boolean value: (.*)$/s, (m) => `must be true or false (got ${m[1]})`],
   [/^String cannot represent a non string value: (.*)$/s, (m) => `must be a string (got ${m[1]})`],
   [/^Expected non-nullable type ".*" not to be null\.$/s, () => 'is required'],
+  // graphql-scalars' words (they print the value bare: quoted here as the rules above quote a string).
+  [/^Value is not string: (.*)$/s, (m) => `must be a string (got ${m[1]})`],
+  [/^Value is not a valid UUID: (.*)$/s, (m) => `must be a UUID (got ${JSON.stringify(m[1])})`],
+  [/^Value is not a valid email address: (.*)$/s, (m) => `must be an email address (got ${JSON.stringify(m[1])})`],
+  [/^Date cannot represent an invalid date-string (.*)\.$/s, (m) => `must be a date YYYY-MM-DD (got ${JSON.stringify(m[1])})`],
+  [/^Date cannot represent non string type (.*)$/s, (m) => `must be a date YYYY-MM-DD (got ${m[1]})`],
+  [/^Date must be a day from (.*)$/s, (m) => `must be a day from ${m[1]}`],
+  [/^DateTime cannot represent an invalid date-time-string (.*)\.$/s, (m) => `must be a date and time in ISO 8601 (got ${JSON.stringify(m[1])})`],
+  [/^DateTime cannot represent non string or Date type (.*)$/s, (m) => `must be a date and time in ISO 8601 (got ${m[1]})`],
 ];
 
-// 'Variable "$tenantId" got invalid value "x"; Value is not a valid UUID: x' → 'tenantId: Value is not a valid UUID: x'
+// 'Variable "$tenantId" got invalid value "x"; Value is not a valid UUID: x' → 'tenantId must be a UUID (got "x")'
 // 'Variable "$role" got invalid value "boss"; Value "boss" does not exist in "UserRole" enum.'
 //   → 'role must be one of account_owner, … (got "boss")'
 // A value inside a list or an input object is named by its path ('events[1] must be a string (got 5)').
