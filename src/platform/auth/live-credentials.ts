@@ -14,7 +14,8 @@ export interface Credential {
  * Which of these credentials are still live (keys not revoked, sessions not expired), in two statements whatever
  * their number. Both tables keep the SHA-256 of the secret, never the secret. Each distinct secret is hashed once:
  * the open sockets are rechecked together every AUTH_RECHECK_MS, and 5,000 sockets of 50 keys hashed one by one held
- * the event loop 7–21 ms each time (`npm run bench -- events`), which a busy server then took ~100 ms to catch up on.
+ * the event loop 7–21 ms each time (5,000 hashes timed alone), which a server busy with a fan-out then needs ~10× as
+ * long to catch up on (docs/decisions.md, "Live events at scale").
  */
 export function createCredentialCheck(db: Kysely<DB>, now: () => Date = () => new Date()) {
   return async function stillLive(credentials: readonly Credential[]): Promise<Set<Credential>> {
