@@ -177,6 +177,7 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
       sessionAuth,
       credentials: services.credentials,
       recheckMs: config.authRecheckMs,
+      keepAliveMs: config.wsKeepAliveMs,
       explorer: (reply) => sendDeveloperPage(reply, EXPLORER_PAGE),
       idempotency,
       metrics,

@@ -89,6 +89,10 @@ const Env = z.object({
   GRAPHQL_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // How often open graphql-ws connections have their key or session checked again (revocation elsewhere, expiry).
   AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  // How often each open graphql-ws connection is pinged; one that has not answered by the next ping is closed. 30 s
+  // (graphql-ws's own default is 12 s): under the 60 s idle timeout of common load balancers and proxies, and the
+  // pings 2.5 times fewer (docs/decisions.md, "Live events at scale").
+  WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
   // GET /metrics (Prometheus): when set, scrapers must send `Authorization: Bearer <token>`; unset, it is open.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // How long an API key's principal is remembered between HTTP requests (0: looked up every time); a revocation
@@ -133,6 +137,7 @@ export interface Config {
   graphqlLimits: OperationLimits;
   /** How often open graphql-ws connections have their credentials checked again. */
   authRecheckMs: number;
+  wsKeepAliveMs: number;
   /** The bearer token GET /metrics requires; undefined: the endpoint is open. */
   metricsToken: string | undefined;
   /** How long HTTP requests reuse an API key's principal (revocations here drop it at once). */
@@ -218,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deadlineMs: e.GRAPHQL_DEADLINE_MS,
     },
     authRecheckMs: e.AUTH_RECHECK_MS,
+    wsKeepAliveMs: e.WS_KEEPALIVE_MS,
     metricsToken: e.METRICS_TOKEN,
     authCacheMs: e.AUTH_CACHE_MS,
     readLimits: { maxPages: e.EXTRACTION_MAX_PAGES, maxOcrPages: e.EXTRACTION_MAX_OCR_PAGES, budgetMs: e.EXTRACTION_DOCUMENT_BUDGET_MS },

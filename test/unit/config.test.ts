@@ -93,3 +93,9 @@ test('extraction lease: 30 s by default; EXTRACTION_LEASE_MS from 1 s to 10 min'
   expect(loadConfig({ EXTRACTION_LEASE_MS: '5000' }).extractionLeaseMs).toBe(5000);
   for (const bad of ['999', '600001', 'soon']) expect(() => loadConfig({ EXTRACTION_LEASE_MS: bad })).toThrow(/EXTRACTION_LEASE_MS/);
 });
+
+test('graphql-ws keep-alive: a ping every 30 s by default; WS_KEEPALIVE_MS from 1 s to 5 min', () => {
+  expect(loadConfig({}).wsKeepAliveMs).toBe(30_000);
+  expect(loadConfig({ WS_KEEPALIVE_MS: '12000' }).wsKeepAliveMs).toBe(12_000);
+  for (const bad of ['999', '300001', '0', 'often']) expect(() => loadConfig({ WS_KEEPALIVE_MS: bad })).toThrow(/WS_KEEPALIVE_MS/);
+});

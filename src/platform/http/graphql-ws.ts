@@ -39,6 +39,7 @@ export interface GraphQLWsDeps {
   /** `authenticate` here always asks the database (the HTTP one may remember a principal for AUTH_CACHE_MS). */
   credentials: { authenticate: (key: string) => Promise<Principal>; stillLive: CredentialCheck; onChange: (listener: () => void) => void };
   recheckMs: number;
+  keepAliveMs: number;
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   log: FastifyBaseLogger;
 }
@@ -135,6 +136,7 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => deps.formatError(e.toJSON(), e)),
     },
     wss,
+    deps.keepAliveMs,
   );
 
   /** The guarded, validated operation with its context, or the errors that refuse it. */

@@ -109,6 +109,8 @@ export async function mountGraphQL(
     /** Open WebSockets re-check their credential with this, on revocations here and every `recheckMs`. */
     credentials: { authenticate: Authenticate; stillLive: CredentialCheck; onChange: (listener: () => void) => void };
     recheckMs: number;
+    /** Each open WebSocket is pinged this often; one that has not answered by the next ping is closed. */
+    keepAliveMs: number;
     /** Sends the explorer page to a browser that opens GET /graphql (no query; it accepts HTML). */
     explorer?: (reply: FastifyReply) => FastifyReply;
     /** Idempotency-Key on mutations over HTTP; without it the header is ignored. */
