@@ -137,6 +137,7 @@ export interface Config {
   graphqlLimits: OperationLimits;
   /** How often open graphql-ws connections have their credentials checked again. */
   authRecheckMs: number;
+  /** How often open graphql-ws connections are pinged (one silent until the next ping is closed). */
   wsKeepAliveMs: number;
   /** The bearer token GET /metrics requires; undefined: the endpoint is open. */
   metricsToken: string | undefined;
