@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connect, createPglite, type Database } from '../../src/platform/db/connect.ts';
 import { PGliteThread } from '../../src/platform/db/pglite-thread.ts';
 import { VectorValue } from '../../src/platform/db/vector-value.ts';
+import { TEST_SHARED_BUFFERS } from '../helpers/db.ts';
 
 // The embedded driver (Kysely on PGlite's query API) must return what the `pg` path returns for the same SQL:
 // both run here against one PGlite, the `pg` one through pglite-socket. The server's embedded database runs on its
@@ -20,7 +21,7 @@ let wire: Database;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pglite-thread-'));
 
 beforeAll(async () => {
-  pglite = await createPglite();
+  pglite = await createPglite({ sharedBuffers: TEST_SHARED_BUFFERS });
   await pglite.exec('create extension if not exists vector');
   server = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: 4 });
   await server.start();
@@ -205,7 +206,7 @@ test('the pg path builds the rows Kysely’s CamelCasePlugin builds from node-po
 
 test('the database thread: refuses statements once closed, and a directory it cannot open fails its start', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pglite-thread-closed-'));
-  const thread = await PGliteThread.start({ dataDir: path.join(dir, 'pgdata') });
+  const thread = await PGliteThread.start({ dataDir: path.join(dir, 'pgdata'), sharedBuffers: TEST_SHARED_BUFFERS });
   expect((await thread.run('select 1 as one')).rows).toEqual([{ one: 1 }]);
   await thread.close();
   await expect(thread.run('select 1')).rejects.toThrow(/the embedded database's thread ended/);
@@ -216,7 +217,7 @@ test('the database thread: refuses statements once closed, and a directory it ca
 
 test('the database thread: answers settle their statements in order; an answer out of order stops it instead of mismatching', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pglite-thread-order-'));
-  const thread = await PGliteThread.start({ dataDir: path.join(dir, 'pgdata') });
+  const thread = await PGliteThread.start({ dataDir: path.join(dir, 'pgdata'), sharedBuffers: TEST_SHARED_BUFFERS });
   try {
     // Pipelined: all sent before any answer; each gets its own (more than the ring's first 64 slots).
     const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => thread.run(`select ${i} as n`)));

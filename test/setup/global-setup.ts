@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { connect, createPglite } from '../../src/platform/db/connect.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { autoSharedBuffers } from '../../src/platform/db/pglite-buffers.ts';
 import { buildWordVectorCache } from '../../src/platform/embeddings/word-vector-cache.build.ts';
 import { wordVectorCacheExists } from '../../src/platform/embeddings/word-vector-cache.ts';
 import { createEmptyDatabase, dropRun, type PostgresTemplate, urlOf } from '../helpers/postgres.ts';
@@ -53,7 +54,7 @@ export default async function setup(project: TestProject) {
     teardown = () => dropRun(template);
   } else {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-template-'));
-    const pglite = await createPglite();
+    const pglite = await createPglite({ sharedBuffers: autoSharedBuffers(0) }); // as test/helpers/db.ts opens its copies
     const database = await connect({ pglite, ownsPglite: true });
     await migrateToLatest(database.db);
     const dump = await pglite.dumpDataDir('none');

@@ -31,7 +31,7 @@ export type ConnectOptions = (
   | {
       /** PGlite's data directory; the database runs on its own thread (pglite-thread.ts). */
       dataDir: string;
-      /** Postgres' shared_buffers: a size, or `auto` (by the data's size: pglite-buffers.ts); default PGlite's 128MB. */
+      /** Postgres' shared_buffers: a size, or `auto` (by the data's size: pglite-buffers.ts), the default. */
       sharedBuffers?: string;
       /** Run PGlite on this thread instead (benchmarks compare the two). */
       inThisThread?: boolean;
@@ -105,7 +105,7 @@ async function embeddedEngine(options: Embedded): Promise<{ engine: EmbeddedEngi
   }
   const dataDir = path.join(options.dataDir, 'pgdata');
   fs.mkdirSync(dataDir, { recursive: true });
-  const sharedBuffers = options.sharedBuffers && sharedBuffersFor(options.sharedBuffers, dataDir);
+  const sharedBuffers = sharedBuffersFor(options.sharedBuffers ?? 'auto', dataDir);
   if (!options.inThisThread) {
     const thread = await PGliteThread.start({ dataDir, sharedBuffers });
     return { engine: thread, closeEngine: () => thread.close() };
