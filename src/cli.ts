@@ -91,7 +91,7 @@ async function direct(
       // The services come from the composition root, as the server's do; only reindex opens the embedder (the reader
       // never starts a worker here).
       const log = { info: () => {}, warn: (obj: object, msg?: string) => process.stderr.write(`${msg} ${JSON.stringify(obj)}\n`), error: () => {} };
-      const { services, close } = await compose({ config, database, log, embedder: command === 'reindex' ? 'open' : 'none' });
+      const { services, close } = await compose({ config, database, log, embedder: command === 'reindex' || command === 'seed' ? 'open' : 'none' });
       try {
         const { partners, search } = services;
         if (command === 'seed') return await runAdminCommand({ partners, seed: { services, db: database.db } }, command, args);

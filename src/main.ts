@@ -18,7 +18,7 @@ import type { BlobStore } from './platform/storage/index.ts';
 import { mountGraphQL } from './platform/http/graphql.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { AppError } from './platform/errors.ts';
-import { mountMetricsEndpoint } from './platform/metrics/endpoint.ts';
+import { isLoopbackHost, mountMetricsEndpoint } from './platform/metrics/endpoint.ts';
 import { createMetrics } from './platform/metrics/metrics.ts';
 import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
 import { ensurePortFree } from './platform/http/port-check.ts';
@@ -161,7 +161,8 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
     const openapi = loadOpenApiDocument();
     const createContext = createContextFactory(services);
     app.get('/openapi.json', async () => openapi);
-    mountMetricsEndpoint(app, metrics, config.metricsToken);
+    mountMetricsEndpoint(app, metrics, { token: config.metricsToken, host: config.host });
+    if (!config.metricsToken && !isLoopbackHost(config.host)) app.log.warn(`GET /metrics is refused on HOST ${config.host}: set METRICS_TOKEN to scrape it`);
     const rateLimit = services.rateLimits.consume;
     const sessionAuth = async (token: string) => {
       const view = await services.provisioning.session(token);

@@ -10,7 +10,9 @@ import { DEFAULT_PREPARED } from './db/prepared-names.ts';
 // The only reader of process.env: every setting is parsed once, all problems are reported together.
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless said otherwise: `npm start` on a laptop is not reachable from the network (the container image
+  // sets 0.0.0.0).
+  HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
   // Connections this instance's `pg` pool may open to DATABASE_URL (requests and background loops share them).
@@ -93,7 +95,8 @@ const Env = z.object({
   // (graphql-ws's own default is 12 s): under the 60 s idle timeout of common load balancers and proxies, and the
   // pings 2.5 times fewer (docs/decisions.md, "Live events at scale").
   WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(300_000).default(30_000),
-  // GET /metrics (Prometheus): when set, scrapers must send `Authorization: Bearer <token>`; unset, it is open.
+  // GET /metrics (Prometheus): when set, scrapers must send `Authorization: Bearer <token>`; unset, it answers only
+  // when the server listens on loopback (src/platform/metrics/endpoint.ts).
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   // How long an API key's principal is remembered between HTTP requests (0: looked up every time); a revocation
   // in this process drops it at once, one elsewhere is seen within this time.
@@ -139,7 +142,7 @@ export interface Config {
   authRecheckMs: number;
   /** How often open graphql-ws connections are pinged (one silent until the next ping is closed). */
   wsKeepAliveMs: number;
-  /** The bearer token GET /metrics requires; undefined: the endpoint is open. */
+  /** The bearer token GET /metrics requires; undefined: open on a loopback HOST, refused on any other. */
   metricsToken: string | undefined;
   /** How long HTTP requests reuse an API key's principal (revocations here drop it at once). */
   authCacheMs: number;

@@ -359,6 +359,45 @@ describe('npm run seed', () => {
     expect((await seedCommand('--demo=yes')).code).toBe(2);
   });
 
+  test('as the README says (`npm run --silent seed -- --demo`) on a fresh data directory with no server: seeded, then served', async () => {
+    const fresh = mkdtempSync(path.join(os.tmpdir(), 'partner-api-seed-fresh-'));
+    try {
+      const env = { ...ENV, DATA_DIR: fresh };
+      const npm = spawn('npm', ['run', '--silent', 'seed', '--', '--demo'], { cwd: ROOT, env });
+      running.push(npm);
+      let stdout = '';
+      let stderr = '';
+      npm.stdout.on('data', (d) => (stdout += d));
+      npm.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((r) => npm.on('exit', r));
+      expect(code, stderr).toBe(0);
+      const lines = stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      const out = JSON.parse(lines[0]!) as DemoSeedSummary & { laborReportCurl: string };
+      expect(out.counts).toMatchObject({ stores: 3, employees: 20 });
+      expect(out.counts.invoices).toBeGreaterThan(0);
+      expect(stderr).toContain(out.laborReportCurl);
+
+      // What the README says next: `npm start` on that directory serves the demo with the printed key.
+      const server = await startServerProcess(env, running);
+      const get = async (url: string) => {
+        const res = await fetch(`${server.base}${url}`, { headers: { 'x-api-key': out.apiKey } });
+        return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+      };
+      const labor = await get(out.laborReportPath);
+      expect(labor.status).toBe(200);
+      expect((labor.body.data.employees as unknown[]).length).toBeGreaterThanOrEqual(15);
+      // The seeded invoices were indexed for search by the command (it opened the embedder, as the server does).
+      const search = await get('/api/v1/partner/search?q=produce');
+      expect(search.status).toBe(200);
+      expect((search.body.data.results as Array<{ type: string }>).some((r) => r.type === 'invoice')).toBe(true);
+      server.proc.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   test('beside a running server it goes through the admin endpoint: one JSON line, a working curl; again: refused', async () => {
     const server = await startServerProcess(ENV, running);
     const res = await seedCommand('--demo');

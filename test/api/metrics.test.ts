@@ -162,3 +162,21 @@ describe('METRICS_TOKEN', () => {
     expect(await res.text()).toMatch(/^# HELP /m);
   });
 });
+
+describe('without METRICS_TOKEN', () => {
+  test('open when the server listens on loopback only; 403 naming METRICS_TOKEN when it listens on every interface', async () => {
+    for (const [host, status] of [
+      ['127.0.0.1', 200],
+      ['0.0.0.0', 403],
+    ] as const) {
+      const app = await startTestApp({ env: { HOST: host } });
+      try {
+        const res = await fetch(`http://127.0.0.1:${app.app.port}/metrics`);
+        expect(res.status, host).toBe(status);
+        if (status === 403) expect(((await res.json()) as { error: string }).error).toMatch(/METRICS_TOKEN/);
+      } finally {
+        await app.close();
+      }
+    }
+  });
+});

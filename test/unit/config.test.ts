@@ -99,3 +99,10 @@ test('graphql-ws keep-alive: a ping every 30 s by default; WS_KEEPALIVE_MS from 
   expect(loadConfig({ WS_KEEPALIVE_MS: '12000' }).wsKeepAliveMs).toBe(12_000);
   for (const bad of ['999', '300001', '0', 'often']) expect(() => loadConfig({ WS_KEEPALIVE_MS: bad })).toThrow(/WS_KEEPALIVE_MS/);
 });
+
+test('HOST is loopback unless set (the container image sets 0.0.0.0); METRICS_TOKEN unset by default', () => {
+  const d = loadConfig({});
+  expect(d.host).toBe('127.0.0.1');
+  expect(d.metricsToken).toBeUndefined();
+  expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+});

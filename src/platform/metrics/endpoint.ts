@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { classifyAddress } from '../net/outbound-guard.ts';
 import type { Metrics } from './metrics.ts';
 
 /** Every response counted by route pattern (never the raw URL), method and status; add it before any route. */
@@ -9,13 +10,24 @@ export function instrumentHttp(app: FastifyInstance, metrics: Metrics): void {
   });
 }
 
+/** Whether HOST names a loopback interface only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || classifyAddress(host.replace(/^\[|\]$/g, '')) === 'loopback';
+}
+
 /**
- * GET /metrics in Prometheus' text format. With a token (METRICS_TOKEN) the scraper must send
- * `Authorization: Bearer <token>`; without one the endpoint is open (bind it privately or set the token).
+ * GET /metrics in Prometheus' text format: route patterns (the admin one too), error codes, pool and queue figures.
+ * With a token (METRICS_TOKEN) the scraper must send `Authorization: Bearer <token>`. Without one it answers only
+ * when the server listens on loopback; on any other HOST it is refused (403), so figures never reach a network by
+ * default.
  */
-export function mountMetricsEndpoint(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
-  const expected = token ? digest(token) : undefined;
+export function mountMetricsEndpoint(app: FastifyInstance, metrics: Metrics, options: { token: string | undefined; host: string }): void {
+  const expected = options.token ? digest(options.token) : undefined;
+  const open = !expected && isLoopbackHost(options.host);
   app.get('/metrics', async (request, reply) => {
+    if (!expected && !open) {
+      return reply.code(403).send({ error: `metrics are off: this server listens on ${options.host}; set METRICS_TOKEN to scrape them` });
+    }
     if (expected) {
       const m = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
       if (!m || !timingSafeEqual(digest(m[1]!), expected)) {
