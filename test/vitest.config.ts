@@ -32,6 +32,7 @@ const LONGEST_FIRST = [
   'test/api/responsiveness.test.ts',
   'test/e2e/webhook-crash.test.ts',
   'test/e2e/npm-start-signals.test.ts',
+  'test/e2e/data-dir-lock-namespaces.test.ts',
   'test/extraction/reading/budgets-and-fairness.test.ts',
 ];
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { lockFile } from '../../src/app/admin/data-dir-lock.ts';
+import { liveLockHolder } from '../../src/app/admin/data-dir-lock.ts';
 import { DEMO_PARTNER_NAME, type DemoSeedSummary, seedDemo } from '../../src/app/admin/demo-seed.ts';
 import { localInstant } from '../../src/app/admin/demo-data.ts';
 import { addDays, dayOfWeek } from '../../src/platform/lib/timezone.ts';
@@ -434,6 +434,6 @@ describe('npm run seed', () => {
     const direct = await seedCommand('--demo');
     expect(direct.code).toBe(1);
     expect(direct.stderr).toContain(`the demo partner already exists (partnerId ${out.partnerId})`);
-    expect(existsSync(lockFile(DATA_DIR))).toBe(false);
+    expect(liveLockHolder(DATA_DIR)).toBeUndefined();
   }, 120_000);
 });

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
-import { lockFile } from '../../src/app/admin/data-dir-lock.ts';
+import { liveLockHolder } from '../../src/app/admin/data-dir-lock.ts';
 import { ROOT, serverEnv } from '../helpers/process.ts';
 
 // What a process manager does to `npm start`: SIGTERM to the npm process must stop the server (no orphaned node
@@ -46,10 +46,10 @@ test('SIGTERM to `npm start` stops the server it runs and releases the data dire
   await expect.poll(() => /listening on http:\/\/\S+:(\d+)/.test(out), { timeout: 150_000, interval: 200 }).toBe(true);
   // The banner is on stderr; stdout holds only JSON log lines.
   const tree = [npm.pid!, ...childrenOf(npm.pid!)].flatMap((p) => [p, ...childrenOf(p)]);
-  expect(existsSync(lockFile(dataDir))).toBe(true);
+  expect(liveLockHolder(dataDir)).toMatchObject({ owner: 'server' });
   npm.kill('SIGTERM');
   await expect.poll(() => tree.filter(alive), { timeout: 15_000, interval: 100 }).toEqual([]);
-  expect(existsSync(lockFile(dataDir))).toBe(false);
+  expect(liveLockHolder(dataDir)).toBeUndefined();
 }, 200_000);
 
 test('a busy port is reported at once, in one line, before the database is opened', async () => {

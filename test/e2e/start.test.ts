@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { lockFile } from '../../src/app/admin/data-dir-lock.ts';
+import { liveLockHolder, ownerFile } from '../../src/app/admin/data-dir-lock.ts';
 import { ROOT, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // The real process, as `npm start` runs it: its own embedded database in DATA_DIR, signals, restarts,
@@ -69,13 +69,15 @@ test('npm start on an empty data directory: demo key, CLI beside it, graceful SI
 
   first.proc.kill('SIGTERM');
   expect(await first.exited).toBe(0);
-  expect(existsSync(lockFile(DATA_DIR))).toBe(false);
+  expect(liveLockHolder(DATA_DIR)).toBeUndefined();
+  expect(existsSync(ownerFile(DATA_DIR))).toBe(false);
 
   // with no server, the CLI opens the database itself (and takes the lock meanwhile)
   const keyed = await admin('create-key', '--partner', partner.partnerId, '--scopes', 'read,invoices:read');
   expect(keyed.code).toBe(0);
   const { apiKey: scopedKey } = JSON.parse(keyed.stdout.trim());
-  expect(existsSync(lockFile(DATA_DIR))).toBe(false);
+  expect(liveLockHolder(DATA_DIR)).toBeUndefined();
+  expect(existsSync(ownerFile(DATA_DIR))).toBe(false);
 
   const again = await startServer();
   expect(again.output()).not.toContain('First start');

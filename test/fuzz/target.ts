@@ -84,7 +84,7 @@ export async function startFuzzTarget(opts: { wordVectorCacheDir: string }): Pro
 /** A partner with the enterprise legacy plan (for GET /api/partner/usage), through the server's admin endpoint. */
 async function createLegacyPartner(dataDir: string): Promise<string> {
   const holder = liveLockHolder(dataDir);
-  if (!holder?.adminPort || !holder.adminToken) throw new Error('the server published no admin endpoint');
+  if (holder?.owner !== 'server' || !holder.adminPort || !holder.adminToken) throw new Error('the server published no admin endpoint');
   const res = await fetch(`http://127.0.0.1:${holder.adminPort}/_admin/commands/create-partner`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-admin-token': holder.adminToken },

@@ -11,9 +11,13 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the server with `env` and resolves once it prints where it listens (PORT=0 picks a free port). */
-export function startServerProcess(env: NodeJS.ProcessEnv, running: ChildProcess[]): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env });
+/**
+ * Starts the server with `env` and resolves once it prints where it listens (PORT=0 picks a free port). `wrapper` is a
+ * command the server runs under (e.g. `unshare --pid --fork`); a server that exits first rejects with its output.
+ */
+export function startServerProcess(env: NodeJS.ProcessEnv, running: ChildProcess[], wrapper: string[] = []): Promise<ServerProcess> {
+  const [command, ...args] = [...wrapper, process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const proc = spawn(command!, args, { cwd: ROOT, env });
   running.push(proc);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));

@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { tryFlock } from '../../platform/lib/flock.ts';
 
-// PGlite does nothing to stop two processes opening one data directory, and that corrupts it.
-// Whoever opens the directory (the server, or the admin CLI when no server runs) holds this lock file.
-// The server also writes where its loopback admin endpoint is, so the CLI can go through it.
+// PGlite does nothing to stop two processes opening one data directory, and that corrupts it. Whoever opens the
+// directory (the server, or the admin CLI when no server runs) holds an exclusive flock on DATA_DIR/partner-api.lock:
+// the kernel admits one holder and drops the lock with its process, so pids (two containers are both PID 1) decide
+// nothing. Beside it, the holder writes an owner record saying who it is and, for a server, where its loopback admin
+// endpoint is; the record is believed only while the lock is held.
 
 export interface LockInfo {
+  /** os.hostname(): what a person recognises (a container's id). */
+  host: string;
+  /** /etc/machine-id and /proc/sys/kernel/random/boot_id where readable: which machine, which boot. */
+  machineId: string | null;
+  bootId: string | null;
+  /** The holder's pid in its own pid namespace. */
   pid: number;
   owner: 'server' | 'cli';
   startedAt: string;
@@ -15,15 +25,23 @@ export interface LockInfo {
   adminToken?: string;
 }
 
+/** A holder known only by its lock: its record is missing or unreadable (it has just taken the lock). */
+export interface UnknownHolder {
+  owner: 'unknown';
+}
+
+export type LockHolder = LockInfo | UnknownHolder;
+
 export class DataDirLockedError extends Error {
   constructor(
-    readonly holder: LockInfo,
+    readonly holder: LockHolder,
     dataDir: string,
   ) {
-    super(
-      `data directory ${dataDir} is in use by ${holder.owner === 'server' ? 'a running server' : 'an admin command'} ` +
-        `(pid ${holder.pid}, since ${holder.startedAt}); only one process may open the embedded database`,
-    );
+    const who =
+      holder.owner === 'unknown'
+        ? 'another process (its owner record is not readable)'
+        : `${holder.owner === 'server' ? 'a running server' : 'an admin command'} (pid ${holder.pid}, host ${holder.host}, since ${holder.startedAt})`;
+    super(`data directory ${dataDir} is in use by ${who}; only one process may open the embedded database`);
   }
 }
 
@@ -31,73 +49,109 @@ export interface DataDirLock {
   readonly info: LockInfo;
   /** Records the admin endpoint of the server holding the lock. */
   publishAdmin(port: number): string;
+  /** Clears the owner record if it is still ours, then closes the lock's file (which drops the lock). */
   release(): void;
 }
 
+/** The file that is flocked. It is never removed: a new file would let a second process lock another inode. */
 export function lockFile(dataDir: string): string {
   return path.join(dataDir, 'partner-api.lock');
 }
 
-/** Takes the lock or throws DataDirLockedError; a lock left by a dead process is taken over. */
+/** The holder's owner record (mode 0600: it holds the admin token), replaced whole by a rename. */
+export function ownerFile(dataDir: string): string {
+  return path.join(dataDir, 'partner-api.owner.json');
+}
+
+/** A probe (liveLockHolder) holds a shared lock for a moment; an exclusive attempt that meets one tries again. */
+const ATTEMPTS = 5;
+const ATTEMPT_WAIT_MS = 20;
+
+/** Takes the lock or throws DataDirLockedError; a free lock is taken whatever an old owner record says. */
 export function acquireDataDirLock(dataDir: string, owner: LockInfo['owner']): DataDirLock {
   fs.mkdirSync(dataDir, { recursive: true });
-  const file = lockFile(dataDir);
-  const info: LockInfo = { pid: process.pid, owner, startedAt: new Date().toISOString() };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(file, JSON.stringify(info), { flag: 'wx', mode: 0o600 });
-      return handle(file, info);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = readLock(file);
-      if (holder && isAlive(holder.pid) && holder.pid !== process.pid) throw new DataDirLockedError(holder, dataDir);
-      fs.rmSync(file, { force: true }); // stale: its process is gone
+  const fd = fs.openSync(lockFile(dataDir), 'a', 0o600);
+  try {
+    for (let attempt = 1; !tryFlock(fd, 'exclusive'); attempt++) {
+      if (attempt === ATTEMPTS) throw new DataDirLockedError(readHolder(dataDir), dataDir);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ATTEMPT_WAIT_MS);
     }
+    const info: LockInfo = { ...identity(), owner, startedAt: new Date().toISOString() };
+    writeRecord(dataDir, info);
+    return handle(dataDir, fd, info);
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
   }
-  throw new Error(`could not take the lock ${file}`);
 }
 
-/** The current holder, if a live process holds the lock. */
-export function liveLockHolder(dataDir: string): LockInfo | undefined {
-  const holder = readLock(lockFile(dataDir));
-  return holder && isAlive(holder.pid) ? holder : undefined;
+/** Who holds the lock, decided by probing the OS lock: undefined when it is free, whatever the owner record says. */
+export function liveLockHolder(dataDir: string): LockHolder | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(lockFile(dataDir), 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // never locked
+    throw err;
+  }
+  try {
+    return tryFlock(fd, 'shared') ? undefined : readHolder(dataDir);
+  } finally {
+    fs.closeSync(fd); // also drops the probe's shared lock
+  }
 }
 
-function handle(file: string, info: LockInfo): DataDirLock {
+function handle(dataDir: string, fd: number, info: LockInfo): DataDirLock {
   let released = false;
   return {
     info,
     publishAdmin(port) {
       const adminToken = randomBytes(24).toString('base64url');
       Object.assign(info, { adminPort: port, adminToken });
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(info), { mode: 0o600 });
-      fs.renameSync(tmp, file);
+      writeRecord(dataDir, info);
       return adminToken;
     },
     release() {
       if (released) return;
       released = true;
-      const holder = readLock(file);
-      if (holder?.pid === info.pid) fs.rmSync(file, { force: true });
+      try {
+        const record = readHolder(dataDir);
+        if (record.owner !== 'unknown' && sameHolder(record, info)) fs.rmSync(ownerFile(dataDir), { force: true });
+      } finally {
+        fs.closeSync(fd);
+      }
     },
   };
 }
 
-function readLock(file: string): LockInfo | undefined {
-  try {
-    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
-    return typeof parsed.pid === 'number' ? parsed : undefined;
-  } catch {
-    return undefined; // missing, or half-written by a crashed process: treat as no lock
-  }
+function identity(): Pick<LockInfo, 'host' | 'machineId' | 'bootId' | 'pid'> {
+  return { host: os.hostname(), machineId: readId('/etc/machine-id'), bootId: readId('/proc/sys/kernel/random/boot_id'), pid: process.pid };
 }
 
-function isAlive(pid: number): boolean {
+function sameHolder(a: LockInfo, b: LockInfo): boolean {
+  return a.host === b.host && a.machineId === b.machineId && a.bootId === b.bootId && a.pid === b.pid && a.startedAt === b.startedAt;
+}
+
+function writeRecord(dataDir: string, info: LockInfo): void {
+  const tmp = `${ownerFile(dataDir)}.${randomBytes(6).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(info), { flag: 'wx', mode: 0o600 });
+  fs.renameSync(tmp, ownerFile(dataDir));
+}
+
+function readHolder(dataDir: string): LockHolder {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    const parsed = JSON.parse(fs.readFileSync(ownerFile(dataDir), 'utf8')) as LockInfo;
+    if (typeof parsed.pid === 'number' && (parsed.owner === 'server' || parsed.owner === 'cli')) return parsed;
+  } catch {
+    // missing (removed by a clean release, or not written yet): nothing to name
+  }
+  return { owner: 'unknown' };
+}
+
+function readId(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8').trim() || null;
+  } catch {
+    return null;
   }
 }
