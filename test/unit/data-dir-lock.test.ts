@@ -94,8 +94,12 @@ test('the server publishes its admin port and a token in a record only its owner
 });
 
 test('where flock cannot be loaded the lock refuses, saying what to do', () => {
-  const missing = loadFlock('libno-such-libc.so.9');
+  const missing = loadFlock(['libno-such-libc.so.9', 'libno-such-libc.so.8']);
   expect(missing).toBeInstanceOf(FlockUnavailableError);
-  expect((missing as Error).message).toMatch(/^the embedded database locks DATA_DIR with flock\(2\) from glibc \(libno-such-libc\.so\.9\).*set DATABASE_URL$/);
+  expect((missing as Error).message).toMatch(
+    /^the embedded database locks DATA_DIR with flock\(2\) from the C library, which could not be loaded here \(libno-such-libc\.so\.9: .*; libno-such-libc\.so\.8: .*\); run on Linux or macOS, or set DATABASE_URL$/,
+  );
+  // The second library is tried when the first does not load.
+  expect(typeof loadFlock(['libno-such-libc.so.9', 'libc.so.6'])).toBe('function');
   expect(typeof loadFlock()).toBe('function');
 });
