@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, expect, inject, test } from 'vitest';
 import { lockFile } from '../../src/app/admin/data-dir-lock.ts';
 import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
+import { cookieBrowser as browser, formPost as form } from '../helpers/cookie-browser.ts';
 import { createPartnerWithCli, serverEnv, startServerProcess } from '../helpers/process.ts';
 import { CLIENT, signInAsBrowser, startTestProvider } from '../sso/oidc-provider.ts';
 import { authnRequestOf, b64, idpKeyPair, idpMetadata, samlResponse, sign } from '../sso/saml-idp.ts';
@@ -23,27 +24,6 @@ afterAll(async () => {
   running.forEach((p) => p.exitCode === null && p.kill('SIGKILL'));
 });
 
-/** One browser: the cookies its Set-Cookie headers left, sent back on every request. */
-function browser(base: string) {
-  const jar = new Map<string, string>();
-  return async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(url.replace(/^https?:\/\/[^/]+/, base), {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [name, value] = line.split(';')[0]!.split('=') as [string, string];
-      jar.set(name, value);
-    }
-    return Object.assign(res, { cookies: jar });
-  };
-}
-const form = (fields: Record<string, string>): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams(fields).toString(),
-});
 async function listen(handler: http.RequestListener): Promise<number> {
   const server = http.createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -134,9 +114,10 @@ test('no secret used in any flow appears in the log, at trace level', async () =
   closers.push(() => op.close());
   const owner = browser(base);
   expect((await owner(oidcTenant.setupUrl)).status).toBe(200);
+  secrets.setupBinder = owner.cookies.get('pa_setup')!;
   const setupDone = await owner(oidcTenant.setupUrl, form({ name: 'Log oidc', issuer: op.issuer, ...CLIENT }));
   expect(setupDone.status).toBe(200);
-  if (setupDone.cookies.get('pa_setup')) secrets.setupBinder = setupDone.cookies.get('pa_setup')!;
+
   secrets.clientSecret = CLIENT.clientSecret;
   const person = browser(base);
   const start = await person(`${base}/sso/${oidcTenant.tenantId}/start`);
@@ -145,7 +126,7 @@ test('no secret used in any flow appears in the log, at trace level', async () =
   secrets.oidcState = new URL(back).searchParams.get('state')!;
   const signedIn = await person(back);
   expect(signedIn.status).toBe(303);
-  secrets.oidcSession = signedIn.cookies.get('pa_session')!;
+  secrets.oidcSession = person.cookies.get('pa_session')!;
   expect((await person(`${base}/app/dashboard`)).status).toBe(200);
   expect((await fetch(back.replace(publicUrl, base), { redirect: 'manual' })).status).toBe(401); // a replay: logged as refused
 
@@ -165,7 +146,7 @@ test('no secret used in any flow appears in the log, at trace level', async () =
   secrets.samlResponse = good.slice(200, 260);
   const samlIn = await samlPerson(acs, form({ SAMLResponse: good }));
   expect(samlIn.status).toBe(303);
-  secrets.samlSession = samlIn.cookies.get('pa_session')!;
+  secrets.samlSession = samlPerson.cookies.get('pa_session')!;
   const tampered = b64(sign(samlResponse({ ...assertion, email: 'eve@example.com' }), 'Assertion', keys).replace('eve@', 'mallory@'));
   secrets.tamperedSaml = tampered.slice(200, 260);
   expect((await samlPerson(acs, form({ SAMLResponse: tampered }))).status).toBe(401);
@@ -181,7 +162,7 @@ test('no secret used in any flow appears in the log, at trace level', async () =
   const member = browser(base);
   const opened = await member(embedUrl);
   expect(opened.status).toBe(303);
-  secrets.embedSession = opened.cookies.get('pa_session')!;
+  secrets.embedSession = member.cookies.get('pa_session')!;
   expect((await member(`${base}/app/invoices`)).status).toBe(200);
   expect((await member(embedUrl)).status).toBe(410); // used: a refusal with the token in the URL again
 

@@ -242,7 +242,11 @@ export type CreateTenantInput = {
 /** The result of createTenant. */
 export type CreateTenantPayload = {
   __typename?: 'CreateTenantPayload';
-  /** One-time onboarding link: {PUBLIC_URL}/setup/{token}, valid 7 days. */
+  /**
+   * One-time onboarding link for the tenant's owner: {PUBLIC_URL}/setup/{token}, a page to open in a browser (a link
+   * or a new window; in a frame it asks to be opened on its own). Valid 7 days; from its first opening it works only in
+   * that browser, for 30 minutes, and confirming the page uses it up. Treat it as a secret until then.
+   */
   setupUrl: Scalars['URL']['output'];
   /** The new tenant. */
   tenant: Tenant;
