@@ -272,7 +272,7 @@ export type DocumentFile = {
   pageCount?: Maybe<Scalars['Int']['output']>;
   /** The file's size in bytes. */
   sizeBytes: Scalars['Int']['output'];
-  /** An absolute URL on this server (PUBLIC_URL), signed; fetch it before expiresAt. */
+  /** An absolute URL on this server (PUBLIC_URL); its query string is the signature. Fetch it before expiresAt. */
   url: Scalars['String']['output'];
 };
 
@@ -519,7 +519,12 @@ export type Invoice = Node & {
    * read and there is nothing to say.
    */
   notes: Array<Scalars['String']['output']>;
-  /** The original file (PDF page or image) through a short-lived link; null when the file was not kept. */
+  /**
+   * The original file (PDF page or image) through a link that works for 5 minutes; null when the file was not kept. Asked
+   * for with an API key, the link is a bearer link: whoever holds the URL opens the file until it expires, with no key
+   * and no cookie, so keep it out of logs and pages others see. Asked for in a signed-in session, it opens only in that
+   * session.
+   */
   original?: Maybe<DocumentFile>;
   /** Where the values came from; null while processing, when failed, and for invoices recorded before it was kept. */
   source?: Maybe<InvoiceSource>;
