@@ -209,9 +209,9 @@ export function createProvisioningService(db: Kysely<DB>, deps: { tenants: Tenan
     /**
      * Opens a setup link in a browser (its page). The first opening binds the link to that browser: `binder` is then a
      * new random value for the browser's cookie (only its hash is kept). Later openings and the form need that cookie,
-     * within SETUP_OPEN_WINDOW_MS of the first opening (`openUntil`). LinkRefused otherwise.
+     * within SETUP_OPEN_WINDOW_MS of the first opening. LinkRefused otherwise.
      */
-    async openSetup(token: string, binder: string | undefined): Promise<{ tenant: TenantRow; binder?: string; openUntil: Date }> {
+    async openSetup(token: string, binder: string | undefined): Promise<{ tenant: TenantRow; binder?: string }> {
       const at = now();
       let row = await liveSetup(token, binder, at);
       let fresh: string | undefined;
@@ -224,7 +224,7 @@ export function createProvisioningService(db: Kysely<DB>, deps: { tenants: Tenan
         }
         row = bound;
       }
-      return { tenant: await setupTenant(row), binder: fresh, openUntil: openUntil(row) };
+      return { tenant: await setupTenant(row), binder: fresh };
     },
 
     /**
