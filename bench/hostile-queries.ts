@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { makeInvoicePdf, paperGoodsInvoice, produceInvoice } from '../test/fixtures/invoice-documents.ts';
-import { demoApiKey, serverEnv, startServerProcess } from '../test/helpers/process.ts';
+import { createPartnerWithCli, serverEnv, startServerProcess } from '../test/helpers/process.ts';
 
 const max = (xs: number[]) => Math.max(...xs);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -39,11 +39,12 @@ function rssOf(pid: number): number {
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-bench-'));
 const running: ChildProcess[] = [];
-const server = await startServerProcess(serverEnv({ DATA_DIR: dataDir }), running);
+const env = serverEnv({ DATA_DIR: dataDir });
+const server = await startServerProcess(env, running);
 try {
   const { base } = server;
   const pid = server.proc.pid!;
-  const apiKey = demoApiKey(server);
+  const { apiKey } = await createPartnerWithCli(env);
   // Data for the nested query to chew on, were it let through: invoices of two vendors.
   for (const spec of [produceInvoice, paperGoodsInvoice, produceInvoice, paperGoodsInvoice]) {
     const fd = new FormData();

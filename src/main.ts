@@ -53,7 +53,7 @@ export interface StartOptions {
   config: Config;
   /** An already-open database (tests); otherwise DATABASE_URL or the embedded one under DATA_DIR. */
   database?: Database;
-  /** Create a demo partner when the embedded database has none (npm start). */
+  /** Create a demo partner when the embedded database has none, and print its key (npm start on a terminal). */
   seedDemo?: boolean;
   print?: (text: string) => void;
   /**
@@ -280,8 +280,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // The banner and shutdown notes go to stderr: stdout carries only the JSON log lines.
-  const app = await startApp({ config, seedDemo: true, print: (text) => process.stderr.write(text) });
+  // The banner and shutdown notes go to stderr: stdout carries only the JSON log lines. A demo key is printed only to a
+  // terminal: output that is not one is collected (a process manager, a container's log), and keys stay out of logs.
+  const app = await startApp({ config, seedDemo: process.stderr.isTTY === true, print: (text) => process.stderr.write(text) });
   // Start-up frees much of the native memory it allocated, and glibc keeps freed pages for reuse: given back once
   // start-up has settled, the idle server holds ~45 MB less
   // (`npm run bench -- memory`: 289–300 → 243–246 MB; docs/decisions.md, "Memory").

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signInAsBrowser, startTestProvider, CLIENT, ACCOUNT, type TestProvider } from '../sso/oidc-provider.ts';
 import { authnRequestOf, b64, idpKeyPair, idpMetadata, samlResponse, sign } from '../sso/saml-idp.ts';
 import { http, onTestServer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { cookieBrowser, formPost as form } from '../helpers/cookie-browser.ts';
 
 // Tenant setup with single sign-on, through the app's own pages and routes: the onboarding form connects the
 // tenant's IdP (a real oidc-provider on 127.0.0.1; a test SAML IdP key), then people sign in at /sso/{tenantId}/start.
@@ -10,11 +11,6 @@ let t: TestApp;
 let embed: { partnerId: string; tenantId: string; apiKey: string };
 /** Links name PUBLIC_URL (http://localhost:<port>); the tests call 127.0.0.1. */
 const local = (url: string) => onTestServer(t.base, url);
-const form = (fields: Record<string, string>) => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  body: new URLSearchParams(fields).toString(),
-});
 
 async function newTenant(ssoProvider: 'oidc' | 'saml') {
   const res = await http(t.base, 'POST', '/api/v1/partner/tenants', {
@@ -49,12 +45,13 @@ describe('OIDC', () => {
     const callback = `${t.app.url}/sso/${tenantId}/oidc/callback`;
     op = await startTestProvider({ redirectUris: [callback] });
 
-    const page = await (await fetch(local(setupUrl))).text();
+    const owner = cookieBrowser(t.base);
+    const page = await (await owner(setupUrl)).text();
     expect(page).toContain(callback);
-    const bad = await fetch(local(setupUrl), form({ name: 'SSO oidc', issuer: 'http://127.0.0.1:9/nothing', clientId: 'x', clientSecret: 'y' }));
+    const bad = await owner(setupUrl, form({ name: 'SSO oidc', issuer: 'http://127.0.0.1:9/nothing', clientId: 'x', clientSecret: 'y' }));
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(/issuer/);
-    const ok = await fetch(local(setupUrl), form({ name: 'SSO oidc', issuer: op.issuer, ...CLIENT }));
+    const ok = await owner(setupUrl, form({ name: 'SSO oidc', issuer: op.issuer, ...CLIENT }));
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain(`/sso/${tenantId}/start`);
 
@@ -86,8 +83,10 @@ describe('SAML', () => {
     const { tenantId, setupUrl } = await newTenant('saml');
     const keys = idpKeyPair();
     const idp = { entityId: 'https://idp.example.test/entity', ssoUrl: 'https://idp.example.test/sso' };
-    expect((await fetch(local(setupUrl), form({ name: 'SSO saml', metadata: '<nope/>' }))).status).toBe(400);
-    expect((await fetch(local(setupUrl), form({ name: 'SSO saml', metadata: idpMetadata({ ...idp, cert: keys.cert }) }))).status).toBe(200);
+    const owner = cookieBrowser(t.base);
+    expect((await owner(setupUrl)).status).toBe(200);
+    expect((await owner(setupUrl, form({ name: 'SSO saml', metadata: '<nope/>' }))).status).toBe(400);
+    expect((await owner(setupUrl, form({ name: 'SSO saml', metadata: idpMetadata({ ...idp, cert: keys.cert }) }))).status).toBe(200);
 
     const acs = `${t.app.url}/sso/${tenantId}/saml/acs`;
     const spMetadata = await (await fetch(`${t.base}/sso/${tenantId}/saml/metadata`)).text();

@@ -30,6 +30,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('POST /api/v1/partner/tenants', () => {
+  // The setup link itself: setup-links.test.ts.
   test('201 {tenantId, setupUrl} for Platform Embed; the tenant is listed with its stores', async () => {
     expect(setupUrl).toMatch(/^http:\/\/localhost:\d+\/setup\/[A-Za-z0-9_-]{43}$/);
     const q = await gql(
@@ -68,36 +69,6 @@ describe('POST /api/v1/partner/tenants', () => {
       expect(bad.status, JSON.stringify(json)).toBe(400);
       expect(bad.body.error).toMatch(message);
     }
-  });
-});
-
-describe('setup link', () => {
-  test('opens an onboarding page once; confirming uses it up', async () => {
-    const page = await fetch(local(setupUrl));
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    expect(html).toContain('Welcome, Bistro Uno');
-    expect(html).toContain('Single sign-on (OpenID Connect)');
-    // SSO was requested: confirming without connecting it is refused, and the link stays valid
-    const unconnected = await fetch(local(setupUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'name=Bistro+Uno',
-    });
-    expect(unconnected.status).toBe(400);
-    expect(await unconnected.text()).toMatch(/issuer/);
-    expect((await fetch(local(setupUrl))).status).toBe(200);
-
-    const plain = await http(t.base, 'POST', '/api/v1/partner/tenants', { headers: key(), json: { name: 'Bistro Due', email: 'due@bistro.example' } });
-    const link = local(plain.body.setupUrl);
-    expect(await (await fetch(link)).text()).toContain('No single sign-on was requested');
-    const done = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Bistro+Due+%26+Co' });
-    expect(done.status).toBe(200);
-    expect(await done.text()).toContain('Bistro Due &amp; Co is ready');
-    const again = await fetch(link);
-    expect(again.status).toBe(410);
-    expect(await again.text()).toContain('already been used');
-    expect((await fetch(`${t.base}/setup/not-a-token`)).status).toBe(404);
   });
 });
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
 import { connect } from '../../src/platform/db/connect.ts';
 import { invoiceTotals, makeScannedInvoicePdf, paperGoodsInvoice, produceInvoice } from '../fixtures/invoice-documents.ts';
-import { demoApiKey, serverEnv, startServerProcess } from '../helpers/process.ts';
+import { createPartnerWithCli, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // kill -9 while two uploads are being extracted, restart on the same DATA_DIR: both records end `processed`
 // within 60 s, each with one terminal event, the kept file stays and the temporary copy goes.
@@ -57,7 +57,7 @@ test('an upload cut off by kill -9 is re-extracted after restart, once, with its
       makeScannedInvoicePdf({ ...paperGoodsInvoice, linesPerPage: 2 }),
     ]);
     const first = await startServerProcess(env, running);
-    const apiKey = demoApiKey(first); // the demo partner: Platform Embed keeps files
+    const { apiKey } = await createPartnerWithCli(env, 'embed'); // Platform Embed keeps files
     const headers = { 'x-api-key': apiKey };
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const events = ['invoice.created', 'invoice.processed', 'invoice.failed'];

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
 import { liveLockHolder, ownerFile } from '../../src/app/admin/data-dir-lock.ts';
-import { demoApiKey, type ServerProcess, serverEnv, startServerProcess } from '../helpers/process.ts';
+import { createPartnerWithCli, type ServerProcess, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // Two containers on one volume are two servers that are both PID 1. Here each server runs in its own pid namespace
 // (`unshare --pid --fork`, which needs root: CI runs as root) on one DATA_DIR, so no pid can tell them apart; only
@@ -24,7 +24,7 @@ function requirePidNamespaces(): void {
   }
 }
 
-const startNamespaced = () => startServerProcess(ENV, running, UNSHARE);
+const startNamespaced = () => startServerProcess(ENV, running, { wrapper: UNSHARE });
 
 /** The server's own process (the child of `unshare`): its pid here and its pid inside its namespace. */
 function serverPids(server: ServerProcess): { here: number; inside: number } {
@@ -57,7 +57,7 @@ test('two PID-1 servers on one data directory: the second is refused, nothing is
   requirePidNamespaces();
   const first = await startNamespaced();
   expect(serverPids(first).inside).toBe(1);
-  const apiKey = demoApiKey(first);
+  const { apiKey } = await createPartnerWithCli(ENV); // through the first server's admin endpoint
   const created = await fetch(`${first.base}/api/v1/partner/tenants`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': apiKey },

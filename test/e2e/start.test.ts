@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { liveLockHolder, ownerFile } from '../../src/app/admin/data-dir-lock.ts';
-import { ROOT, serverEnv, startServerProcess } from '../helpers/process.ts';
+import { ROOT, runAdmin, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // The real process, as `npm start` runs it: its own embedded database in DATA_DIR, signals, restarts,
 // and the admin CLI beside it.
@@ -14,21 +14,14 @@ const running: ChildProcess[] = [];
 
 afterAll(() => running.forEach((p) => p.exitCode === null && p.kill('SIGKILL')));
 
-const startServer = () => startServerProcess(ENV, running);
-
-function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: ENV });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d) => (stdout += d));
-  proc.stderr.on('data', (d) => (stderr += d));
-  return new Promise((r) => proc.on('exit', (code) => r({ code, stdout, stderr })));
-}
+const admin = (...args: string[]) => runAdmin(ENV, ...args);
 
 const vendors = (base: string, key: string) => fetch(`${base}/api/v1/partner/vendors`, { headers: { 'x-api-key': key } });
 
 test('npm start on an empty data directory: demo key, CLI beside it, graceful SIGTERM, data survives restart', async () => {
-  const first = await startServer();
+  // On a terminal, as `npm start` in a shell: the demo key is printed (never when the output is collected into a log:
+  // test/e2e/log-secrets.test.ts).
+  const first = await startServerProcess(ENV, running, { tty: true });
   const demoKey = /apiKey\s+(pk_[\w-]{32})/.exec(first.output())?.[1];
   expect(first.output()).toContain('First start: created a demo partner (tier embed)');
   expect(first.output()).toContain(`curl -H 'X-API-Key: ${demoKey}'`);
@@ -67,7 +60,7 @@ test('npm start on an empty data directory: demo key, CLI beside it, graceful SI
   expect(bad.code).toBe(1);
   expect(bad.stderr.trim()).toBe('tier must be one of extraction, storage, embed');
 
-  first.proc.kill('SIGTERM');
+  first.signal('SIGTERM');
   expect(await first.exited).toBe(0);
   expect(liveLockHolder(DATA_DIR)).toBeUndefined();
   expect(existsSync(ownerFile(DATA_DIR))).toBe(false);
@@ -79,7 +72,7 @@ test('npm start on an empty data directory: demo key, CLI beside it, graceful SI
   expect(liveLockHolder(DATA_DIR)).toBeUndefined();
   expect(existsSync(ownerFile(DATA_DIR))).toBe(false);
 
-  const again = await startServer();
+  const again = await startServerProcess(ENV, running);
   expect(again.output()).not.toContain('First start');
   for (const key of [demoKey!, partner.apiKey, scopedKey]) expect((await vendors(again.base, key)).status).toBe(200);
 
@@ -88,6 +81,6 @@ test('npm start on an empty data directory: demo key, CLI beside it, graceful SI
   expect(JSON.parse(revoked.stdout.trim())).toEqual({ revoked: 1 });
   expect((await vendors(again.base, scopedKey)).status).toBe(401);
 
-  again.proc.kill('SIGTERM');
+  again.signal('SIGTERM');
   expect(await again.exited).toBe(0);
 }, 120_000);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
 import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
-import { demoApiKey, serverEnv, startServerProcess } from '../helpers/process.ts';
+import { createPartnerWithCli, serverEnv, startServerProcess } from '../helpers/process.ts';
 
 // kill -9 between two attempts of a webhook delivery: the delivery is a row, so the restarted server sends it.
 const running: ChildProcess[] = [];
@@ -37,7 +37,7 @@ test('a delivery that failed once survives kill -9 of the server and is delivere
       WEBHOOK_RETRY_SCHEDULE: '4s',
     });
     const first = await startServerProcess(env, running);
-    const apiKey = demoApiKey(first);
+    const { apiKey } = await createPartnerWithCli(env);
     const headers = { 'x-api-key': apiKey };
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     const reg = await fetch(`${first.base}/api/v1/partner/webhooks`, {

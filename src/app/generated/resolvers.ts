@@ -242,7 +242,11 @@ export type CreateTenantInput = {
 /** The result of createTenant. */
 export type CreateTenantPayload = {
   __typename?: 'CreateTenantPayload';
-  /** One-time onboarding link: {PUBLIC_URL}/setup/{token}, valid 7 days. */
+  /**
+   * One-time onboarding link for the tenant's owner: {PUBLIC_URL}/setup/{token}, a page to open in a browser (a link
+   * or a new window; in a frame it asks to be opened on its own). Valid 7 days; from its first opening it works only in
+   * that browser, for 30 minutes, and confirming the page uses it up. Treat it as a secret until then.
+   */
   setupUrl: Scalars['URL']['output'];
   /** The new tenant. */
   tenant: Tenant;
@@ -268,7 +272,7 @@ export type DocumentFile = {
   pageCount?: Maybe<Scalars['Int']['output']>;
   /** The file's size in bytes. */
   sizeBytes: Scalars['Int']['output'];
-  /** An absolute URL on this server (PUBLIC_URL), signed; fetch it before expiresAt. */
+  /** An absolute URL on this server (PUBLIC_URL); its query string is the signature. Fetch it before expiresAt. */
   url: Scalars['String']['output'];
 };
 
@@ -515,7 +519,12 @@ export type Invoice = Node & {
    * read and there is nothing to say.
    */
   notes: Array<Scalars['String']['output']>;
-  /** The original file (PDF page or image) through a short-lived link; null when the file was not kept. */
+  /**
+   * The original file (PDF page or image) through a link that works for 5 minutes; null when the file was not kept. Asked
+   * for with an API key, the link is a bearer link: whoever holds the URL opens the file until it expires, with no key
+   * and no cookie, so keep it out of logs and pages others see. Asked for in a signed-in session, it opens only in that
+   * session.
+   */
   original?: Maybe<DocumentFile>;
   /** Where the values came from; null while processing, when failed, and for invoices recorded before it was kept. */
   source?: Maybe<InvoiceSource>;

@@ -1,20 +1,33 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { findStoreByExternalId } from '../tenants/stores.queries.ts';
 import { findTenant, insertTenant, renameTenant } from '../tenants/tenants.queries.ts';
 import type { DB, LegacyPlan, SsoProvider, TenantRow, Tier, UserRole } from '../../platform/db/types.ts';
 import { USER_ROLES } from '../../platform/db/types.ts';
-import { findOneTimeToken, findSession, insertOneTimeToken, insertSession, listUsersOfTenants, redeemOneTimeToken, upsertUser } from './users.queries.ts';
+import {
+  bindOneTimeToken,
+  findOneTimeToken,
+  findSession,
+  insertOneTimeToken,
+  insertSession,
+  listUsersOfTenants,
+  type OneTimeTokenRow,
+  redeemOneTimeToken,
+  upsertUser,
+} from './users.queries.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
 import { InvalidInput, NotFound } from '../../platform/errors.ts';
 import { optionalText } from '../../platform/lib/text.ts';
 import { SsoSignInError } from './sso/errors.ts';
+import { LinkRefused } from './link-refused.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 
 /** Contract: the embed token lives 5 minutes. */
 export const EMBED_TOKEN_TTL_MS = 5 * 60_000;
-/** A setup link stays valid for 7 days (it is sent to a person, not redeemed by a machine). */
+/** A setup link stays valid for 7 days (it is sent to a person, not redeemed by a machine)… */
 export const SETUP_TOKEN_TTL_MS = 7 * 24 * 3_600_000;
+/** …and for 30 minutes after it is first opened, in the browser that opened it (the owner fills in one form). */
+export const SETUP_OPEN_WINDOW_MS = 30 * 60_000;
 /** A browser session lasts 12 hours. */
 export const SESSION_TTL_MS = 12 * 3_600_000;
 export const EMBED_PAGES = ['dashboard', 'invoices', 'inventory', 'scheduling', 'search', 'pl', 'reports'] as const;
@@ -22,20 +35,8 @@ export type EmbedPage = (typeof EMBED_PAGES)[number];
 
 const newToken = () => randomBytes(32).toString('base64url');
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Why a one-time link was refused (shown on a page to a person). */
-export class LinkRefused extends Error {
-  constructor(readonly reason: 'unknown' | 'used' | 'expired') {
-    super(
-      reason === 'used'
-        ? 'This sign-in link has already been used. Links work once: ask for a new one from the application you came from.'
-        : reason === 'expired'
-          ? 'This sign-in link has expired (links are valid for 5 minutes). Ask for a new one from the application you came from.'
-          : 'This sign-in link is not valid.',
-    );
-  }
-}
 
 /** Roles that see one store (the one their sign-in named); the others see the whole tenant. */
 export const STORE_SCOPED_ROLES: readonly UserRole[] = ['store_manager', 'supervisor', 'location_manager'];
@@ -94,6 +95,33 @@ export function createProvisioningService(db: Kysely<DB>, deps: { tenants: Tenan
     const sessionToken = newToken();
     await insertSession(db, { tokenHash: hash(sessionToken), userId, tenantId, expiresAt: new Date(now().getTime() + SESSION_TTL_MS) });
     return { sessionToken, maxAgeSeconds: SESSION_TTL_MS / 1000 };
+  }
+
+  /**
+   * The setup link's row if this browser may use it now: not unknown, used or expired, and once opened, only with the
+   * binder of the first opening and within its window (`anyBrowser`: whichever browser asks). LinkRefused otherwise.
+   */
+  async function liveSetup(token: string, binder: string | undefined, at: Date, options: { anyBrowser?: boolean } = {}): Promise<OneTimeTokenRow> {
+    const row = await findOneTimeToken(db, hash(token));
+    if (!row || row.kind !== 'setup') throw new LinkRefused('unknown', 'setup');
+    if (row.usedAt) throw new LinkRefused('used', 'setup');
+    if (row.expiresAt <= at || (row.binderHash !== null && openUntil(row) <= at)) throw new LinkRefused('expired', 'setup');
+    if (row.binderHash !== null && !options.anyBrowser && !(binder && sameHash(row.binderHash, hash(binder)))) {
+      throw new LinkRefused('elsewhere', 'setup');
+    }
+    return row;
+  }
+
+  /** Until when an opened setup link works: the window after its first opening, or its expiry if that comes first. */
+  function openUntil(row: OneTimeTokenRow): Date {
+    const end = row.firstViewedAt ? row.firstViewedAt.getTime() + SETUP_OPEN_WINDOW_MS : row.expiresAt.getTime();
+    return new Date(Math.min(end, row.expiresAt.getTime()));
+  }
+
+  async function setupTenant(row: OneTimeTokenRow): Promise<TenantRow> {
+    const tenant = await findTenant(db, row.tenantId);
+    if (!tenant) throw new LinkRefused('unknown', 'setup');
+    return tenant;
   }
 
   /** Why a token that did not redeem was refused. */
@@ -178,23 +206,55 @@ export function createProvisioningService(db: Kysely<DB>, deps: { tenants: Tenan
       return view;
     },
 
-    /** The tenant a setup link is for (LinkRefused when unknown, used or expired). */
-    async setupView(token: string): Promise<{ tenant: TenantRow }> {
-      const row = await findOneTimeToken(db, hash(token));
-      if (!row || row.kind !== 'setup') throw new LinkRefused('unknown');
-      if (row.usedAt) throw new LinkRefused('used');
-      if (row.expiresAt <= now()) throw new LinkRefused('expired');
-      const tenant = await findTenant(db, row.tenantId);
-      if (!tenant) throw new LinkRefused('unknown');
-      return { tenant };
+    /**
+     * Opens a setup link in a browser (its page). The first opening binds the link to that browser: `binder` is then a
+     * new random value for the browser's cookie (only its hash is kept). Later openings and the form need that cookie,
+     * within SETUP_OPEN_WINDOW_MS of the first opening. LinkRefused otherwise.
+     */
+    async openSetup(token: string, binder: string | undefined): Promise<{ tenant: TenantRow; binder?: string }> {
+      const at = now();
+      let row = await liveSetup(token, binder, at);
+      let fresh: string | undefined;
+      if (row.binderHash === null) {
+        fresh = newToken();
+        const bound = await bindOneTimeToken(db, 'setup', row.tokenHash, hash(fresh), at);
+        if (!bound) {
+          await liveSetup(token, binder, at); // another opening bound it first: refused, saying why
+          throw new LinkRefused('elsewhere', 'setup');
+        }
+        row = bound;
+      }
+      return { tenant: await setupTenant(row), binder: fresh };
     },
 
-    /** Completes onboarding (the owner may correct the name): the link is used up. */
-    async completeSetup(token: string, input: { name?: string }): Promise<{ tenant: TenantRow }> {
+    /**
+     * Whether a setup link can still be opened at all (not unknown, used or expired), without opening it: for a
+     * request that cannot keep the browser's cookie (a page in a cross-site frame).
+     */
+    async checkSetup(token: string): Promise<void> {
+      await liveSetup(token, undefined, now(), { anyBrowser: true });
+    },
+
+    /** The tenant of a setup link this browser opened (its form), without using it up. */
+    async setupView(token: string, binder: string | undefined): Promise<{ tenant: TenantRow }> {
+      const row = await liveSetup(token, binder, now());
+      if (row.binderHash === null) throw new LinkRefused('unopened', 'setup');
+      return { tenant: await setupTenant(row) };
+    },
+
+    /** Completes onboarding (the owner may correct the name) in the browser that opened the link: the link is used up. */
+    async completeSetup(token: string, binder: string | undefined, input: { name?: string }): Promise<{ tenant: TenantRow }> {
       const name = input.name?.trim();
       if (name !== undefined && (!name || name.length > 200)) throw InvalidInput.field('name', 'must be 1 to 200 characters');
-      const row = await redeemOneTimeToken(db, 'setup', hash(token), now());
-      if (!row) throw await refusal(token);
+      const at = now();
+      const row =
+        binder === undefined
+          ? undefined
+          : await redeemOneTimeToken(db, 'setup', hash(token), at, { binderHash: hash(binder), openedAfter: new Date(at.getTime() - SETUP_OPEN_WINDOW_MS) });
+      if (!row) {
+        await liveSetup(token, binder, at); // refused, saying why
+        throw new LinkRefused('used', 'setup'); // used meanwhile
+      }
       const tenant = name ? await renameTenant(db, row.tenantId, name) : await findTenant(db, row.tenantId);
       return { tenant: tenant! };
     },

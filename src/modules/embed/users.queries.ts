@@ -23,17 +23,47 @@ export async function listUsersOfTenants(db: Kysely<DB>, tenantIds: readonly str
   return db.selectFrom('users').selectAll().where('tenantId', 'in', tenantIds).orderBy('email').execute();
 }
 
-export async function insertOneTimeToken(db: Kysely<DB>, row: Omit<OneTimeTokenRow, 'usedAt' | 'createdAt'>): Promise<void> {
+export async function insertOneTimeToken(db: Kysely<DB>, row: Omit<OneTimeTokenRow, 'usedAt' | 'createdAt' | 'firstViewedAt' | 'binderHash'>): Promise<void> {
   await db.insertInto('oneTimeTokens').values(row).execute();
 }
 
-/** Marks an unused, unexpired token used and returns it; undefined for anyone else (exactly one redemption wins). */
-export async function redeemOneTimeToken(db: Kysely<DB>, kind: OneTimeTokenRow['kind'], tokenHash: string, at: Date): Promise<OneTimeTokenRow | undefined> {
+/**
+ * Marks an unused, unexpired token used and returns it; undefined for anyone else (exactly one redemption wins).
+ * `bound`: only if it is bound to this binder and was first opened after `openedAfter`.
+ */
+export async function redeemOneTimeToken(
+  db: Kysely<DB>,
+  kind: OneTimeTokenRow['kind'],
+  tokenHash: string,
+  at: Date,
+  bound?: { binderHash: string; openedAfter: Date },
+): Promise<OneTimeTokenRow | undefined> {
   return db
     .updateTable('oneTimeTokens')
     .set({ usedAt: at })
     .where('tokenHash', '=', tokenHash)
     .where('kind', '=', kind)
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', at)
+    .$if(bound !== undefined, (q) => q.where('binderHash', '=', bound!.binderHash).where('firstViewedAt', '>', bound!.openedAfter))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Binds an unused, unexpired, never-opened token to a browser; undefined when another opening bound it first. */
+export async function bindOneTimeToken(
+  db: Kysely<DB>,
+  kind: OneTimeTokenRow['kind'],
+  tokenHash: string,
+  binderHash: string,
+  at: Date,
+): Promise<OneTimeTokenRow | undefined> {
+  return db
+    .updateTable('oneTimeTokens')
+    .set({ firstViewedAt: at, binderHash })
+    .where('tokenHash', '=', tokenHash)
+    .where('kind', '=', kind)
+    .where('binderHash', 'is', null)
     .where('usedAt', 'is', null)
     .where('expiresAt', '>', at)
     .returningAll()

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { AppError, InvalidInput, PayloadTooLarge } from '../errors.ts';
 import { instrumentHttp } from '../metrics/endpoint.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { httpLoggerOptions, logPath } from './logging.ts';
 import { MAX_UPLOAD_BYTES, registerMultipart } from './multipart.ts';
 import { type RunningHandlers, trackHandlers } from './running-handlers.ts';
 
@@ -22,7 +23,7 @@ export function createHttpServer(
   deps: { ready: () => Promise<Record<string, unknown> | void>; respondError: ErrorResponder; metrics?: Metrics },
 ): { app: FastifyInstance; handlers: RunningHandlers } {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: httpLoggerOptions(config.logLevel),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
@@ -80,7 +81,7 @@ export function createHttpServer(
 
 class NotFoundRoute extends AppError {
   constructor(method: string, url: string) {
-    super('NOT_FOUND', `route not found: ${method} ${url.split('?')[0]}`);
+    super('NOT_FOUND', `route not found: ${method} ${logPath(url)}`);
   }
 }
 

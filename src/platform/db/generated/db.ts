@@ -175,8 +175,10 @@ export interface Invoices {
 }
 
 export interface OneTimeTokens {
+  binderHash: string | null;
   createdAt: Generated<Timestamp>;
   expiresAt: Timestamp;
+  firstViewedAt: Timestamp | null;
   kind: TokenKind;
   page: string | null;
   tenantId: string;
