@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, expect, inject, test } from 'vitest';
-import { lockFile } from '../../src/app/admin/data-dir-lock.ts';
+import { ownerFile } from '../../src/app/admin/data-dir-lock.ts';
 import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { cookieBrowser as browser, formPost as form } from '../helpers/cookie-browser.ts';
 import { createPartnerWithCli, serverEnv, startServerProcess } from '../helpers/process.ts';
@@ -56,7 +56,7 @@ test('no secret used in any flow appears in the log, at trace level', async () =
   expect.soft(server.output()).toContain('npm run admin -- create-partner');
   const partner = await createPartnerWithCli(env, 'embed');
   secrets.apiKey = partner.apiKey;
-  secrets.adminToken = JSON.parse(readFileSync(lockFile(dataDir), 'utf8')).adminToken;
+  secrets.adminToken = JSON.parse(readFileSync(ownerFile(dataDir), 'utf8')).adminToken;
   const key = { 'x-api-key': partner.apiKey };
   const json = (body: unknown) => ({ method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const graphql = async (query: string) => (await (await fetch(`${base}/graphql`, json({ query }))).json()) as { data: any };
