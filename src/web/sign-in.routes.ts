@@ -44,11 +44,11 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
     app.get<{ Params: { token: string } }>('/setup/:token', async (request, reply) => {
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').type('text/html; charset=utf-8');
       const { token } = request.params;
+      const href = `/setup/${encodeURIComponent(token)}`;
       try {
         // In a frame the binding cookie would be dropped and the link lost: the page asks to be opened on its own.
         if (FRAMES.has(String(request.headers['sec-fetch-dest']))) {
           await deps.provisioning.checkSetup(token);
-          const href = `/setup/${encodeURIComponent(token)}`;
           return reply.send(
             simplePage(
               'Set up your account',
@@ -56,9 +56,19 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
             ),
           );
         }
-        const opened = await deps.provisioning.openSetup(token, readCookie(request.headers.cookie, SETUP_COOKIE));
-        if (opened.binder) reply.header('set-cookie', setupCookie(token, opened.binder, SETUP_OPEN_WINDOW_MS / 1000));
-        const { tenant } = opened;
+        const { tenant, opened } = await deps.provisioning.previewSetup(token, readCookie(request.headers.cookie, SETUP_COOKIE));
+        // Viewing binds nothing (mail scanners and link previews fetch links); the button opens it in this browser.
+        if (!opened) {
+          return reply.send(
+            simplePage(
+              'Set up your account',
+              `<h1>Set up ${esc(tenant.name)}</h1>
+  <p>This link opens the setup of your account in this browser. From then on it works only here, for
+  ${SETUP_OPEN_WINDOW_MS / 60_000} minutes.</p>
+  <form method="post" action="${esc(href)}/open"><button type="submit">Continue</button></form>`,
+            ),
+          );
+        }
         const sso = ssoFields(tenant.ssoProvider, deps.sso.endpoints(tenant.id));
         return reply.send(
           simplePage(
@@ -66,7 +76,7 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
             `<h1>Welcome, ${esc(tenant.name)}</h1>
   <p>Confirm the details of your account to finish setting it up.</p>
   <p class="note">This link works once, in this browser only, for ${SETUP_OPEN_WINDOW_MS / 60_000} minutes from when it was first opened.</p>
-  <form method="post">
+  <form method="post" action="${esc(href)}">
   <label for="name">Business name</label><input id="name" name="name" value="${esc(tenant.name)}" required maxlength="200">
   <p>Owner: ${esc(tenant.email ?? '')} · Locations: up to ${esc(tenant.maxLocations)}</p>
   ${sso}
@@ -74,6 +84,22 @@ export function mountSignInRoutes(root: FastifyInstance, deps: { provisioning: P
   </form>`,
           ),
         );
+      } catch (err) {
+        return setupRefused(reply, err);
+      }
+    });
+
+    // The first opening: binds the link to this browser (a cookie for this link's path) and shows its form.
+    app.post<{ Params: { token: string } }>('/setup/:token/open', async (request, reply) => {
+      reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+      const { token } = request.params;
+      try {
+        const opened = await deps.provisioning.openSetup(token, readCookie(request.headers.cookie, SETUP_COOKIE));
+        if (opened.binder) reply.header('set-cookie', setupCookie(token, opened.binder, SETUP_OPEN_WINDOW_MS / 1000));
+        return reply
+          .code(303)
+          .header('location', `/setup/${encodeURIComponent(token)}`)
+          .send();
       } catch (err) {
         return setupRefused(reply, err);
       }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signInAsBrowser, startTestProvider, CLIENT, ACCOUNT, type TestProvider } from '../sso/oidc-provider.ts';
 import { authnRequestOf, b64, idpKeyPair, idpMetadata, samlResponse, sign } from '../sso/saml-idp.ts';
 import { http, onTestServer, startTestApp, type TestApp } from '../helpers/app.ts';
-import { cookieBrowser, formPost as form } from '../helpers/cookie-browser.ts';
+import { cookieBrowser, formPost as form, openSetup } from '../helpers/cookie-browser.ts';
 
 // Tenant setup with single sign-on, through the app's own pages and routes: the onboarding form connects the
 // tenant's IdP (a real oidc-provider on 127.0.0.1; a test SAML IdP key), then people sign in at /sso/{tenantId}/start.
@@ -46,7 +46,7 @@ describe('OIDC', () => {
     op = await startTestProvider({ redirectUris: [callback] });
 
     const owner = cookieBrowser(t.base);
-    const page = await (await owner(setupUrl)).text();
+    const page = await (await openSetup(owner, setupUrl)).text();
     expect(page).toContain(callback);
     const bad = await owner(setupUrl, form({ name: 'SSO oidc', issuer: 'http://127.0.0.1:9/nothing', clientId: 'x', clientSecret: 'y' }));
     expect(bad.status).toBe(400);
@@ -84,7 +84,7 @@ describe('SAML', () => {
     const keys = idpKeyPair();
     const idp = { entityId: 'https://idp.example.test/entity', ssoUrl: 'https://idp.example.test/sso' };
     const owner = cookieBrowser(t.base);
-    expect((await owner(setupUrl)).status).toBe(200);
+    expect((await openSetup(owner, setupUrl)).status).toBe(200);
     expect((await owner(setupUrl, form({ name: 'SSO saml', metadata: '<nope/>' }))).status).toBe(400);
     expect((await owner(setupUrl, form({ name: 'SSO saml', metadata: idpMetadata({ ...idp, cert: keys.cert }) }))).status).toBe(200);
 

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, expect, inject, test } from 'vitest';
 import { ownerFile } from '../../src/app/admin/data-dir-lock.ts';
 import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
-import { cookieBrowser as browser, formPost as form } from '../helpers/cookie-browser.ts';
+import { cookieBrowser as browser, formPost as form, openSetup } from '../helpers/cookie-browser.ts';
 import { createPartnerWithCli, serverEnv, startServerProcess } from '../helpers/process.ts';
 import { CLIENT, signInAsBrowser, startTestProvider } from '../sso/oidc-provider.ts';
 import { authnRequestOf, b64, idpKeyPair, idpMetadata, samlResponse, sign } from '../sso/saml-idp.ts';
@@ -113,7 +113,7 @@ test('no secret used in any flow appears in the log, at trace level', async () =
   const op = await startTestProvider({ redirectUris: [callback] });
   closers.push(() => op.close());
   const owner = browser(base);
-  expect((await owner(oidcTenant.setupUrl)).status).toBe(200);
+  expect((await openSetup(owner, oidcTenant.setupUrl)).status).toBe(200);
   secrets.setupBinder = owner.cookies.get('pa_setup')!;
   const setupDone = await owner(oidcTenant.setupUrl, form({ name: 'Log oidc', issuer: op.issuer, ...CLIENT }));
   expect(setupDone.status).toBe(200);
@@ -135,7 +135,7 @@ test('no secret used in any flow appears in the log, at trace level', async () =
   const keys = idpKeyPair();
   const idp = { entityId: 'https://idp.example.test/entity', ssoUrl: 'https://idp.example.test/sso' };
   const samlOwner = browser(base);
-  expect((await samlOwner(samlTenant.setupUrl)).status).toBe(200);
+  expect((await openSetup(samlOwner, samlTenant.setupUrl)).status).toBe(200);
   expect((await samlOwner(samlTenant.setupUrl, form({ name: 'Log saml', metadata: idpMetadata({ ...idp, cert: keys.cert }) }))).status).toBe(200);
   const acs = `${publicUrl}/sso/${samlTenant.tenantId}/saml/acs`;
   const samlPerson = browser(base);

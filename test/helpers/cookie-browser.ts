@@ -25,3 +25,17 @@ export function cookieBrowser(base: string) {
 export function formPost(fields: Record<string, string>): RequestInit {
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() };
 }
+
+/**
+ * Opens a setup link as a person does: its page (which binds nothing), then its Continue button (POST …/open, which
+ * binds the link to this browser and redirects back to the page). Returns the last response: the form, or a refusal.
+ */
+export async function openSetup(browser: ReturnType<typeof cookieBrowser>, setupUrl: string, init: RequestInit = {}): Promise<Response> {
+  const page = await browser(setupUrl, init);
+  if (page.status !== 200) return page;
+  const html = await page.text();
+  if (!html.includes('/open"><button type="submit">Continue</button>')) return new Response(html, { status: page.status, headers: page.headers });
+  const opened = await browser(`${setupUrl}/open`, { ...formPost({}), headers: { ...formPost({}).headers, ...init.headers } });
+  if (opened.status !== 303) return opened;
+  return browser(new URL(opened.headers.get('location')!, setupUrl).toString(), init);
+}

@@ -919,7 +919,7 @@ export interface components {
             tenantId: string;
             /**
              * Format: uri
-             * @description One-time onboarding link, `{PUBLIC_URL}/setup/{token}`: a page to open in a browser (a link or a new window; in a frame it asks to be opened on its own). Valid 7 days; from its first opening it works only in that browser, for 30 minutes, and confirming the page uses it up.
+             * @description One-time onboarding link, `{PUBLIC_URL}/setup/{token}`: a page to open in a browser (a link or a new window; in a frame it asks to be opened on its own). Valid 7 days; viewing it binds nothing, and from its first opening (its Continue button) it works only in that browser, for 30 minutes; confirming the page uses it up. A lost or burned link is replaced by GraphQL `reissueSetupLink`.
              */
             setupUrl: string;
         };

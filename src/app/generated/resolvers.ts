@@ -244,8 +244,9 @@ export type CreateTenantPayload = {
   __typename?: 'CreateTenantPayload';
   /**
    * One-time onboarding link for the tenant's owner: {PUBLIC_URL}/setup/{token}, a page to open in a browser (a link
-   * or a new window; in a frame it asks to be opened on its own). Valid 7 days; from its first opening it works only in
-   * that browser, for 30 minutes, and confirming the page uses it up. Treat it as a secret until then.
+   * or a new window; in a frame it asks to be opened on its own). Valid 7 days; viewing it binds nothing, and from its
+   * first opening (its Continue button) it works only in that browser, for 30 minutes; confirming the page uses it up.
+   * Treat it as a secret until then; reissueSetupLink replaces a lost one.
    */
   setupUrl: Scalars['URL']['output'];
   /** The new tenant. */
@@ -951,6 +952,12 @@ export type Mutation = {
    * delivered only to endpoints that ask for them). tenantId: only that tenant's events (default: every tenant).
    */
   registerWebhook: WebhookRegistration;
+  /**
+   * A new one-time setup link for a tenant whose setup was not confirmed yet (the first was lost, expired, or opened
+   * first in another browser); every earlier link of the tenant stops working (scope tenants:write, Platform Embed
+   * tier). CONFLICT once the tenant's setup was confirmed.
+   */
+  reissueSetupLink: SetupLink;
   /** Send a delivery again now; its retry schedule starts over (scope webhooks:write). */
   replayWebhookDelivery: WebhookDelivery;
   /** Scope scheduling:write. Created pending. */
@@ -1122,6 +1129,12 @@ export type MutationRegisterWebhookArgs = {
   events: Array<Scalars['String']['input']>;
   tenantId?: InputMaybe<Scalars['UUID']['input']>;
   url: Scalars['String']['input'];
+};
+
+
+/** Operations that change data. Each states the scope it needs; a missing scope or tier is FORBIDDEN. */
+export type MutationReissueSetupLinkArgs = {
+  tenantId: Scalars['UUID']['input'];
 };
 
 
@@ -1831,6 +1844,15 @@ export type SearchResults = {
   results: Array<SearchResult>;
   /** Number of results returned (at most limit). */
   totalResults: Scalars['Int']['output'];
+};
+
+/** A tenant's new setup link (reissueSetupLink). */
+export type SetupLink = {
+  __typename?: 'SetupLink';
+  /** The new one-time onboarding link, with the same rules as CreateTenantPayload.setupUrl. Treat it as a secret. */
+  setupUrl: Scalars['URL']['output'];
+  /** The tenant's id. */
+  tenantId: Scalars['UUID']['output'];
 };
 
 /**
@@ -2668,6 +2690,7 @@ export type ResolversTypes = {
   SearchResult: ResolverTypeWrapper<SearchResult>;
   SearchResultType: SearchResultType;
   SearchResults: ResolverTypeWrapper<SearchResults>;
+  SetupLink: ResolverTypeWrapper<SetupLink>;
   ShapeProfile: ResolverTypeWrapper<ShapeProfile>;
   Shift: ResolverTypeWrapper<ShiftModel>;
   ShiftInput: ShiftInput;
@@ -2781,6 +2804,7 @@ export type ResolversParentTypes = {
   Schedule: ScheduleModel;
   SearchResult: SearchResult;
   SearchResults: SearchResults;
+  SetupLink: SetupLink;
   ShapeProfile: ShapeProfile;
   Shift: ShiftModel;
   ShiftInput: ShiftInput;
@@ -3156,6 +3180,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   recordInventoryCount?: Resolver<ResolversTypes['InventoryCount'], ParentType, ContextType, RequireFields<MutationRecordInventoryCountArgs, 'input'>>;
   recordTimePunch?: Resolver<ResolversTypes['TimePunch'], ParentType, ContextType, RequireFields<MutationRecordTimePunchArgs, 'input'>>;
   registerWebhook?: Resolver<ResolversTypes['WebhookRegistration'], ParentType, ContextType, RequireFields<MutationRegisterWebhookArgs, 'events' | 'url'>>;
+  reissueSetupLink?: Resolver<ResolversTypes['SetupLink'], ParentType, ContextType, RequireFields<MutationReissueSetupLinkArgs, 'tenantId'>>;
   replayWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationReplayWebhookDeliveryArgs, 'id'>>;
   requestTimeOff?: Resolver<ResolversTypes['TimeOffRequest'], ParentType, ContextType, RequireFields<MutationRequestTimeOffArgs, 'input'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['WebhookSecretRotation'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id'>>;
@@ -3356,6 +3381,11 @@ export type SearchResultsResolvers<ContextType = RequestContext, ParentType exte
   query?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   results?: Resolver<Array<ResolversTypes['SearchResult']>, ParentType, ContextType>;
   totalResults?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type SetupLinkResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SetupLink'] = ResolversParentTypes['SetupLink']> = {
+  setupUrl?: Resolver<ResolversTypes['URL'], ParentType, ContextType>;
+  tenantId?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
 };
 
 export type ShapeProfileResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ShapeProfile'] = ResolversParentTypes['ShapeProfile']> = {
@@ -3644,6 +3674,7 @@ export type Resolvers<ContextType = RequestContext> = {
   Schedule?: ScheduleResolvers<ContextType>;
   SearchResult?: SearchResultResolvers<ContextType>;
   SearchResults?: SearchResultsResolvers<ContextType>;
+  SetupLink?: SetupLinkResolvers<ContextType>;
   ShapeProfile?: ShapeProfileResolvers<ContextType>;
   Shift?: ShiftResolvers<ContextType>;
   SpendReport?: SpendReportResolvers<ContextType>;

@@ -13,10 +13,11 @@ import {
   listUsersOfTenants,
   type OneTimeTokenRow,
   redeemOneTimeToken,
+  revokeSetupLinks,
   upsertUser,
 } from './users.queries.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
-import { InvalidInput, NotFound } from '../../platform/errors.ts';
+import { Conflict, InvalidInput, NotFound } from '../../platform/errors.ts';
 import { optionalText } from '../../platform/lib/text.ts';
 import { SsoSignInError } from './sso/errors.ts';
 import { LinkRefused } from './link-refused.ts';
@@ -151,6 +152,17 @@ export function createProvisioningService(db: Kysely<DB>, deps: { tenants: Tenan
     },
 
     /**
+     * A new setup link for a tenant whose setup is not done (a link lost, expired, or opened first by someone else):
+     * every earlier unused link of the tenant stops working. Conflict once the setup was confirmed.
+     */
+    async reissueSetupLink(tenantId: string): Promise<{ tenantId: string; setupUrl: string }> {
+      const { completed } = await revokeSetupLinks(db, tenantId, now());
+      if (completed) throw new Conflict('the tenant is already set up: its setup link was used');
+      const token = await issue('setup', tenantId, SETUP_TOKEN_TTL_MS);
+      return { tenantId, setupUrl: `${deps.publicUrl()}/setup/${token}` };
+    },
+
+    /**
      * Provisions (or updates) the tenant's user with this email, scoped to the store with the partner's
      * externalStoreId, and returns a one-time sign-in URL to `page`.
      */
@@ -225,6 +237,15 @@ export function createProvisioningService(db: Kysely<DB>, deps: { tenants: Tenan
         row = bound;
       }
       return { tenant: await setupTenant(row), binder: fresh };
+    },
+
+    /**
+     * The tenant of a setup link this browser may open or has opened (`opened`), without binding it: a GET shows
+     * the page that opens it, so a mail scanner or link preview fetching the link uses nothing up.
+     */
+    async previewSetup(token: string, binder: string | undefined): Promise<{ tenant: TenantRow; opened: boolean }> {
+      const row = await liveSetup(token, binder, now());
+      return { tenant: await setupTenant(row), opened: row.binderHash !== null };
     },
 
     /**

@@ -70,6 +70,27 @@ export async function bindOneTimeToken(
     .executeTakeFirst();
 }
 
+/** Ends every unused setup link of a tenant now; whether one of its setup links was ever used (the setup is done). */
+export async function revokeSetupLinks(db: Kysely<DB>, tenantId: string, at: Date): Promise<{ completed: boolean }> {
+  const used = await db
+    .selectFrom('oneTimeTokens')
+    .select('tokenHash')
+    .where('tenantId', '=', tenantId)
+    .where('kind', '=', 'setup')
+    .where('usedAt', 'is not', null)
+    .executeTakeFirst();
+  if (used) return { completed: true };
+  await db
+    .updateTable('oneTimeTokens')
+    .set({ expiresAt: at })
+    .where('tenantId', '=', tenantId)
+    .where('kind', '=', 'setup')
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', at)
+    .execute();
+  return { completed: false };
+}
+
 export async function findOneTimeToken(db: Kysely<DB>, tokenHash: string): Promise<OneTimeTokenRow | undefined> {
   return db.selectFrom('oneTimeTokens').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst();
 }

@@ -26,6 +26,8 @@ export const tenantResolvers = {
       requireAccess(ctx.principal, EMBED);
       return ctx.services.provisioning.createTenant(ctx.principal, args.input);
     },
+    reissueSetupLink: async (_: unknown, args: { tenantId: string }, ctx: RequestContext) =>
+      ctx.services.provisioning.reissueSetupLink(await tenantFor(ctx, args, EMBED)),
     createEmbedSession: async (
       _: unknown,
       args: { tenantId: string; input: { email: string; name: string; role?: string | null; externalStoreId: string; page?: string | null } },
