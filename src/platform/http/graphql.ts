@@ -122,8 +122,8 @@ export async function mountGraphQL(
   const countRefusal = (code: string) => deps.metrics?.error('graphql', code);
   /** An API key when one is sent; otherwise the session cookie of a signed-in tenant user. */
   async function principalOf(headers: Record<string, string | string[] | undefined>): Promise<Principal> {
-    const cookie = readCookie(headers.cookie, SESSION_COOKIE);
-    if (cookie && !headers['x-api-key'] && !headers.authorization) {
+    const cookie = headers['x-api-key'] || headers.authorization ? undefined : readCookie(headers.cookie, SESSION_COOKIE);
+    if (cookie) {
       const principal = await deps.sessionAuth(cookie);
       if (principal) return principal;
       throw new Unauthenticated('your session has ended: sign in again');
