@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
+import { makeInvoicePdf, makeInvoicePdfWithCode, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 
 // Issue 47: the 500s `npm run fuzz -- --requests 20000 --seed 4242 --keep-going` found, each replayed over HTTP.
@@ -8,6 +8,7 @@ import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 let t: TestApp;
 let apiKey: string;
 const v1 = () => ({ 'x-api-key': apiKey });
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 const form = (pdf: Buffer) => {
   const fd = new FormData();
@@ -23,6 +24,52 @@ beforeAll(async () => {
   expect(res.status).toBe(201);
 });
 afterAll(() => t?.close());
+
+describe('a PDF whose text layer carries control characters, through the REST uploads', () => {
+  // `~` is where the text layer carries the control character.
+  const spec = {
+    ...produceInvoice,
+    number: 'NUL-0001',
+    vendor: 'Green~Valley Produce~ Co.',
+    lines: [{ description: 'Roma~tomatoes 25 lb', sku: 'GV-102', quantity: 2, unit: 'case', unitPrice: 28.75 }],
+  };
+
+  test.each([
+    ['NUL', 0],
+    ['BEL', 7],
+    ['ESC', 0x1b],
+  ])('%s, POST /api/v1/partner/invoices/upload: 201 processed, its text without it (NUL was refused by the database: a 500)', async (_, code) => {
+    const pdf = await makeInvoicePdfWithCode({ ...spec, number: `NUL-${code}` }, code);
+    const res = await http(t.base, 'POST', '/api/v1/partner/invoices/upload', { headers: v1(), body: form(pdf) });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'processed', vendorName: 'Green Valley Produce Co.', invoiceNumber: `NUL-${code}` });
+    const read = await http(t.base, 'GET', `/api/v1/partner/invoices/${res.body.id}`, { headers: v1() });
+    expect(read.body.lineItems.map((l: { description: string }) => l.description)).toEqual(['Roma tomatoes 25 lb']);
+    expect(JSON.stringify(read.body)).not.toMatch(/\\u00[01][0-9a-f]|\\u007f/);
+  });
+
+  test('POST /api/partner/extract-invoice: 200 with the fields, none holding a control character', async () => {
+    const res = await http(t.base, 'POST', '/api/partner/extract-invoice', {
+      headers: { authorization: `Bearer ${apiKey}` },
+      body: form(await makeInvoicePdfWithCode({ ...spec, number: 'NUL-9001' }, 0)),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, vendor: 'Green Valley Produce Co.', invoiceNumber: 'NUL-9001' });
+    expect(CONTROL.test(JSON.stringify(res.body))).toBe(false);
+  });
+
+  test("the fuzzer's own counterexample (five bytes written over the seeded invoice at offset 889): not a 500", async () => {
+    const pdf = await makeInvoicePdf(produceInvoice);
+    Buffer.from([45, 90, 35, 138, 71]).copy(pdf, 889);
+    for (const [url, headers] of [
+      ['/api/partner/extract-invoice', { authorization: `Bearer ${apiKey}` }],
+      ['/api/v1/partner/invoices/upload', v1()],
+    ] as const) {
+      const res = await http(t.base, 'POST', url, { headers, body: form(pdf) });
+      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+    }
+  });
+});
 
 describe('search(relevantOnly: true) up to its largest limit', () => {
   // relevantOnly looks at three times `limit` candidates (at most 150) with ten times as many in hnsw.ef_search:
