@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeInvoicePdf, makeInvoicePdfWithCode, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -86,5 +88,51 @@ describe('search(relevantOnly: true) up to its largest limit', () => {
   test('limit 51 (past the maximum) is BAD_USER_INPUT', async () => {
     const res = await gql(t.base, apiKey, '{ search(query: "produce", limit: 51, relevantOnly: true) { totalResults } }');
     expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+/** A GET with the Host header as given (none when undefined): fetch always sends the URL's. */
+function getWithHost(path: string, host: string | undefined, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${t.base}${path}`, { headers: { ...headers, ...(host === undefined ? {} : { host }) }, setHost: false }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The status of a raw request written as is (HTTP/1.0: the server closes the connection after answering). */
+function statusOf10(raw: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(t.base).port), '127.0.0.1', () => socket.end(raw));
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.on('error', reject);
+  });
+}
+
+describe('the Host header (RFC 9112: a missing or invalid one is a 400)', () => {
+  const viewer = `/graphql?query=${encodeURIComponent('{ viewer { keyPrefix } }')}`;
+
+  // Apollo's Fastify integration built a URL from the host: "Invalid URL", a 500.
+  test.each(['×', ' ', 'a b', '\u0085x', 'a%zz', 'x:99999'])('Host %j on /graphql (through Apollo): 400 with a message', async (host) => {
+    const res = await getWithHost(viewer, host, { 'x-api-key': apiKey, 'apollo-require-preflight': 'true' });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ error: 'the Host header is not a valid host name' });
+  });
+
+  test('no Host (HTTP/1.0; Node refuses HTTP/1.1 without one itself): 400, except the health probes', async () => {
+    expect(await statusOf10(`GET ${viewer} HTTP/1.0\r\nx-api-key: ${apiKey}\r\napollo-require-preflight: true\r\n\r\n`)).toBe(400);
+    expect(await statusOf10('GET /healthz HTTP/1.0\r\n\r\n')).toBe(200);
+  });
+
+  test.each(['127.0.0.1', 'localhost:4000', 'api.example.com', '[::1]:8080'])('Host %j: served', async (host) => {
+    const res = await getWithHost(viewer, host, { 'x-api-key': apiKey, 'apollo-require-preflight': 'true' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).data.viewer.keyPrefix).toBe(apiKey.slice(0, 11));
   });
 });

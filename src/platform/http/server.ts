@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { AppError, InvalidInput, PayloadTooLarge } from '../errors.ts';
 import { instrumentHttp } from '../metrics/endpoint.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { requireValidHost } from './host-header.ts';
 import { MAX_UPLOAD_BYTES, registerMultipart } from './multipart.ts';
 import { type RunningHandlers, trackHandlers } from './running-handlers.ts';
 
@@ -35,6 +36,7 @@ export function createHttpServer(
   // First, so every route (these below included) is counted.
   const handlers = trackHandlers(app);
   if (deps.metrics) instrumentHttp(app, deps.metrics);
+  app.addHook('onRequest', requireValidHost);
   void registerMultipart(app);
 
   app.addHook('onSend', async (request, reply) => {
