@@ -75,7 +75,7 @@ export function createMetrics() {
   });
   const errors = new Counter({
     name: 'api_errors_total',
-    help: "Errors answered, by channel and error code (src/platform/errors.ts; Apollo's request codes on /graphql).",
+    help: "Errors answered, by channel and error code (src/platform/errors.ts; Apollo's request codes on /graphql; a 5xx answered without a code by its status: SERVICE_UNAVAILABLE, HTTP_504…); every 5xx and internal error once.",
     labelNames: ['channel', 'code'] as const,
     registers,
   });
