@@ -18,7 +18,7 @@ import type { BlobStore } from './platform/storage/index.ts';
 import { mountGraphQL } from './platform/http/graphql.ts';
 import { createHttpServer } from './platform/http/server.ts';
 import { AppError } from './platform/errors.ts';
-import { isLoopbackHost, mountMetricsEndpoint } from './platform/metrics/endpoint.ts';
+import { channelOf, isLoopbackHost, mountMetricsEndpoint } from './platform/metrics/endpoint.ts';
 import { createMetrics } from './platform/metrics/metrics.ts';
 import { sessionPrincipal } from './modules/embed/provisioning.service.ts';
 import { ensurePortFree } from './platform/http/port-check.ts';
@@ -98,10 +98,9 @@ export async function startApp(options: StartOptions): Promise<RunningApp> {
         const ocr = await reader?.pool.ocrStatus(10_000);
         return { components: { ocr: ocr ?? { engine: 'loading', fallbackReason: null } } };
       },
-      respondError: (url, err, log) => {
-        const family = familyOf(url);
-        metrics.error(family ? 'rest' : 'http', err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR');
-        return restError(family ?? 'v1', err, log);
+      respondError: (request, err) => {
+        metrics.error(channelOf(request.url), err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR', request);
+        return restError(familyOf(request.url) ?? 'v1', err, request.log);
       },
     });
     onFailure.push(() => app.close());

@@ -10,6 +10,7 @@ import { createCategorizer } from '../extraction/categorizer.ts';
 import type { Embedder } from '../platform/embeddings/embedder.ts';
 import type { DocumentExtractor } from '../extraction/extractor.ts';
 import { createLocalExtractor } from '../extraction/local.extractor.ts';
+import { withCleanText } from '../extraction/control-chars.ts';
 import type { DocumentReader } from '../extraction/reader.ts';
 import { createLeaseKeeper, type ExtractionLease, newLease } from '../modules/documents/extraction-lease.ts';
 import { createExtractionRecovery } from '../modules/documents/extraction-recovery.ts';
@@ -91,7 +92,8 @@ export function createServices(db: Kysely<DB>, infra: Infrastructure) {
   const lookUpKey = createAuthenticator(db);
   const authenticate = cacheAuthentication(lookUpKey, infra.authCacheMs ?? 0);
   credentialChanges.on('changed', authenticate.forget);
-  const extractor = infra.extractor ?? createLocalExtractor(infra.reader);
+  // Whatever reads the documents, its text reaches the database without control characters (NUL is refused there).
+  const extractor = withCleanText(infra.extractor ?? createLocalExtractor(infra.reader));
   const keeper = createLeaseKeeper(lease, (ids) => renewLeases(db, lease.owner, ids, lease.ms), infra.log);
   const extraction = createInvoiceExtraction(db, { extractor, blobs: infra.blobs, invoices, search, usage, keeper, log: infra.log });
   return {

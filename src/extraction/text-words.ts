@@ -3,6 +3,7 @@
 import type { Word } from './types.ts';
 import { familyOf, glyphOffsets } from './glyph-widths.ts';
 import { runsToWords, type Run } from './word-lines.ts';
+import { controlCharsAsSpaces } from './control-chars.ts';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -43,7 +44,8 @@ function place(pdfjs: Pick<PdfJs, 'Util'>, viewportTransform: number[], raw: unk
   const vtScale = Math.hypot(viewportTransform[0] ?? 1, viewportTransform[1] ?? 0) || 1;
   const style = styles[item.fontName];
   return {
-    str: item.str,
+    // A control character in a text layer (a corrupted content stream) is no glyph: a space, so words end there.
+    str: controlCharsAsSpaces(item.str),
     x: e,
     y: f,
     angle: Math.atan2(b, a),

@@ -36,6 +36,9 @@ export interface WsCase {
   /** Subscriptions are given this long to emit before the client completes them. */
   listenMs: number;
   args?: string[];
+  /** Headers of the upgrade request (a Cookie); `sameOrigin`: with this server's own Origin, as a page of it sends. */
+  headers?: Record<string, string>;
+  sameOrigin?: boolean;
 }
 
 export type FuzzCase = HttpCase | WsCase;

@@ -1,17 +1,57 @@
 import fc from 'fast-check';
+import sharp from 'sharp';
+import { ciiXml, einvoicePdf, kitchenSupplyEInvoice } from '../fixtures/einvoice-documents.ts';
+import { CAFE_RECEIPT, invoicePages, makeInvoicePdf, makeReceiptImage, produceInvoice } from '../fixtures/invoice-documents.ts';
+import { makeTextPdf, withCharCodes } from '../fixtures/reading-fixtures.ts';
 import { Huge } from './wire.ts';
 
-// Upload contents: random bytes, truncated and garbled PDFs, PNG/JPEG/WEBP headers over garbage (some claiming
-// enormous dimensions), empty files, text, and now and then the real seeded invoice (a full extraction) or a file
-// just over the 25 MB limit. Each is a recipe ({kind, ...}) turned into bytes when sent, so reports stay short.
+// Upload contents: random bytes, PNG/JPEG/WEBP headers over garbage (some claiming enormous dimensions), empty files,
+// text, a file just over the 25 MB limit — and the valid documents the tests generate (an invoice PDF, an e-invoice
+// PDF and its XML, a receipt photo as PNG, JPEG and WEBP) as they are or corrupted: bits flipped, cut short, bytes
+// written over, or (issue 47) the invoice's text layer carrying a control character (a NUL was a 500). Each is a
+// recipe ({kind, ...}) turned into bytes when sent, so reports stay short.
+
+/** The valid documents corrupted files are made from, generated once per campaign (fuzzDocuments). */
+export interface FuzzDocuments {
+  /** The seeded invoice (compressed content streams, as pdfkit writes them). */
+  invoicePdf: Buffer;
+  /** The same layout with its streams left as text and `~` where a character code is written (withCharCodes). */
+  plainInvoicePdf: Buffer;
+  einvoicePdf: Buffer;
+  einvoiceXml: Buffer;
+  receiptPng: Buffer;
+  receiptJpeg: Buffer;
+  receiptWebp: Buffer;
+}
+export type DocumentName = Exclude<keyof FuzzDocuments, 'plainInvoicePdf'>;
+const DOCUMENTS: DocumentName[] = ['invoicePdf', 'einvoicePdf', 'einvoiceXml', 'receiptPng', 'receiptJpeg', 'receiptWebp'];
+
+export async function fuzzDocuments(): Promise<FuzzDocuments> {
+  const receiptPng = await makeReceiptImage(CAFE_RECEIPT.slice(0, 6));
+  // `~` where the text layer gets a character code: in the vendor, the number and every line.
+  const lines = produceInvoice.lines.map((l) => ({ ...l, description: `~${l.description}` }));
+  const tilde = { ...produceInvoice, vendor: 'Green~Valley Produce Co.', number: 'INV~20431', lines };
+  return {
+    invoicePdf: await makeInvoicePdf(produceInvoice),
+    plainInvoicePdf: await makeTextPdf(invoicePages(tilde), { compress: false }),
+    einvoicePdf: await einvoicePdf(kitchenSupplyEInvoice),
+    einvoiceXml: Buffer.from(ciiXml(kitchenSupplyEInvoice)),
+    receiptPng,
+    receiptJpeg: await sharp(receiptPng).jpeg({ quality: 80 }).toBuffer(),
+    receiptWebp: await sharp(receiptPng).webp({ quality: 80 }).toBuffer(),
+  };
+}
 
 export type FileRecipe =
   | { kind: 'random'; bytes: Uint8Array }
-  | { kind: 'truncated-invoice'; keep: number }
-  | { kind: 'garbled-invoice'; at: number; garbage: Uint8Array }
+  | { kind: 'truncated'; doc: DocumentName; keep: number }
+  | { kind: 'garbled'; doc: DocumentName; at: number; garbage: Uint8Array }
+  | { kind: 'bit-flips'; doc: DocumentName; flips: Array<[offset: number, bit: number]> }
+  /** The invoice with character code `code` (a control character) in its text layer, its bits flipped or not. */
+  | { kind: 'control-text'; code: number; flips: Array<[offset: number, bit: number]> }
   | { kind: 'header'; format: keyof typeof HEADERS; garbage: Uint8Array }
   | { kind: 'text'; text: string }
-  | { kind: 'invoice' }
+  | { kind: 'document'; doc: DocumentName }
   | { kind: 'empty' }
   | { kind: 'over-limit' };
 
@@ -47,15 +87,26 @@ const HEADERS = {
 };
 
 const garbage = fc.uint8Array({ maxLength: 2048 });
+const documentName = fc.constantFrom(...DOCUMENTS);
+const flips = fc.array(fc.tuple(fc.nat(), fc.nat(7)), { minLength: 1, maxLength: 32 });
+/** The C0 controls and DEL. */
+const controlCode = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 31 }), fc.constant(0x7f));
 
 export const fileRecipe: fc.Arbitrary<FileRecipe> = fc.oneof(
   { weight: 4, arbitrary: fc.uint8Array({ maxLength: 4096 }).map((bytes) => ({ kind: 'random' as const, bytes })) },
-  { weight: 3, arbitrary: fc.integer({ min: 0, max: 4000 }).map((keep) => ({ kind: 'truncated-invoice' as const, keep })) },
+  { weight: 3, arbitrary: fc.record({ doc: documentName, keep: fc.nat() }).map((r) => ({ kind: 'truncated' as const, ...r })) },
   {
     weight: 2,
     arbitrary: fc
-      .record({ at: fc.integer({ min: 0, max: 3000 }), garbage: fc.uint8Array({ minLength: 1, maxLength: 64 }) })
-      .map((r) => ({ kind: 'garbled-invoice' as const, ...r })),
+      .record({ doc: documentName, at: fc.nat(), garbage: fc.uint8Array({ minLength: 1, maxLength: 64 }) })
+      .map((r) => ({ kind: 'garbled' as const, ...r })),
+  },
+  { weight: 3, arbitrary: fc.record({ doc: documentName, flips }).map((r) => ({ kind: 'bit-flips' as const, ...r })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({ code: controlCode, flips: fc.oneof(fc.constant([] as Array<[number, number]>), flips) })
+      .map((r) => ({ kind: 'control-text' as const, ...r })),
   },
   {
     weight: 6,
@@ -64,7 +115,7 @@ export const fileRecipe: fc.Arbitrary<FileRecipe> = fc.oneof(
       .map((r) => ({ kind: 'header' as const, ...r })),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 200 }).map((text) => ({ kind: 'text' as const, text })) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'invoice' as const }) },
+  { weight: 1, arbitrary: documentName.map((doc) => ({ kind: 'document' as const, doc })) },
   { weight: 2, arbitrary: fc.constant({ kind: 'empty' as const }) },
 );
 
@@ -74,23 +125,36 @@ export const fileRecipeWithOversize: fc.Arbitrary<FileRecipe> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'over-limit' as const }) },
 );
 
-export function fileBytes(recipe: FileRecipe, invoicePdf: Buffer): Buffer | Huge {
+/** `bytes` with the given bits flipped (offsets wrap around its length). */
+function flipped(bytes: Buffer, flipsAt: Array<[number, number]>): Buffer {
+  const copy = Buffer.from(bytes);
+  for (const [offset, bit] of flipsAt) if (copy.length) copy[offset % copy.length]! ^= 1 << bit;
+  return copy;
+}
+
+export function fileBytes(recipe: FileRecipe, docs: FuzzDocuments): Buffer | Huge {
   switch (recipe.kind) {
     case 'random':
       return Buffer.from(recipe.bytes);
-    case 'truncated-invoice':
-      return invoicePdf.subarray(0, Math.min(recipe.keep, invoicePdf.length - 1));
-    case 'garbled-invoice': {
-      const copy = Buffer.from(invoicePdf);
-      Buffer.from(recipe.garbage).copy(copy, Math.max(0, Math.min(recipe.at, copy.length - 1)));
+    case 'truncated': {
+      const doc = docs[recipe.doc];
+      return doc.subarray(0, recipe.keep % doc.length);
+    }
+    case 'garbled': {
+      const copy = Buffer.from(docs[recipe.doc]);
+      Buffer.from(recipe.garbage).copy(copy, recipe.at % copy.length);
       return copy;
     }
+    case 'bit-flips':
+      return flipped(docs[recipe.doc], recipe.flips);
+    case 'control-text':
+      return flipped(withCharCodes(docs.plainInvoicePdf, '~', recipe.code), recipe.flips);
     case 'header':
       return Buffer.concat([HEADERS[recipe.format], recipe.garbage]);
     case 'text':
       return Buffer.from(recipe.text);
-    case 'invoice':
-      return invoicePdf;
+    case 'document':
+      return docs[recipe.doc];
     case 'empty':
       return Buffer.alloc(0);
     case 'over-limit':

@@ -13,6 +13,7 @@ import {
 import { authArb, type FuzzCase, type FuzzContext } from './cases.ts';
 import { printLiteral } from './graphql-literals.ts';
 import { graphqlTransportArb } from './graphql-transport.ts';
+import { atLimit, graphqlLimits } from './limits.ts';
 import { type Slot, slotFromGraphQL } from './slots.ts';
 import { type Hostility, hostilityArb, valueFor } from './values.ts';
 
@@ -56,8 +57,14 @@ export function rootFields(schema: GraphQLSchema): Array<{ kind: Operation['kind
   return roots.flatMap(([kind, type]) => (type ? Object.values(type.getFields()).map((field) => ({ kind, typeName: type.name, field })) : []));
 }
 
-function argArb(arg: GraphQLArgument, field: string, ctx: FuzzContext, hostility: Hostility): fc.Arbitrary<Render | null> {
-  const slot: Slot = slotFromGraphQL(arg.type, arg.name);
+function argArb(
+  arg: GraphQLArgument,
+  owner: GraphQLField<unknown, unknown>,
+  field: string,
+  ctx: FuzzContext,
+  hostility: Hostility,
+): fc.Arbitrary<Render | null> {
+  const slot: Slot = slotFromGraphQL(arg.type, arg.name, graphqlLimits(arg, owner));
   const declared = String(arg.type);
   const asVariable =
     (type: string, value: unknown, upload: boolean): Render =>
@@ -72,8 +79,15 @@ function argArb(arg: GraphQLArgument, field: string, ctx: FuzzContext, hostility
     ? fc.oneof({ weight: 12, arbitrary: fc.constant(declared) }, { weight: 1, arbitrary: fc.constantFrom(...WRONG_VARIABLE_TYPES) })
     : fc.constant(declared);
   const omitWeight = isNonNullType(arg.type) ? (hostility ? 1 : 0) : 4;
+  // At, below or above one of its limits (counted apart: `Type.field(argument)@limit`).
+  const limit = atLimit(slot, slot.kind === 'array' ? valueFor(slot.items, ctx.ids, 0) : undefined);
+  const atLimitArb = (limit ?? fc.constant(undefined)).map((v): Render => (prefix) => {
+    const piece = asVariable(declared, v, false)(prefix);
+    return { ...piece, args: [...piece.args, `${field}(${arg.name})@limit`] };
+  });
   return fc.oneof(
     { weight: 8, arbitrary: fc.tuple(value, type).map(([v, t]) => asVariable(t, v, false)) },
+    { weight: limit ? 2 : 0, arbitrary: atLimitArb },
     { weight: 3, arbitrary: value.map((v): Render => () => ({ text: `${arg.name}: ${printLiteral(v, slot)}`, vars: [], args: [`${field}(${arg.name})`] })) },
     { weight: omitWeight, arbitrary: fc.constant(null) },
   );
@@ -89,7 +103,7 @@ function fieldArb(owner: string, field: GraphQLField<unknown, unknown>, depth: n
   const key = `${owner}.${field.name}/${depth}/${hostility}`;
   const known = cache.get(key);
   if (known) return known;
-  const args = fc.tuple(...field.args.map((a) => argArb(a, `${owner}.${field.name}`, ctx, hostility)));
+  const args = fc.tuple(...field.args.map((a) => argArb(a, field, `${owner}.${field.name}`, ctx, hostility)));
   const arb = fc.tuple(args, selectionArb(getNamedType(field.type), depth, ctx, hostility)).map(([given, sel]): Render => (prefix) => {
     const present = given.filter((g): g is Render => g !== null).map((g) => g(prefix));
     const inner = sel(`${prefix}${field.name}_`);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { fileBytes, type FileRecipe, fileRecipeWithOversize } from './files.ts';
+import { fileBytes, type FileRecipe, fileRecipeWithOversize, type FuzzDocuments } from './files.ts';
 import { Huge, toText } from './wire.ts';
 
 // multipart/form-data written by hand, so every part of it can be wrong: the boundary (odd characters, 70, 200 and
@@ -125,7 +125,7 @@ export function formArb(fields: ReadonlyArray<{ name: string; isFile: boolean; t
 }
 
 /** The body bytes of a form. */
-export function encodeForm(form: MultipartForm, invoicePdf: Buffer): Buffer {
+export function encodeForm(form: MultipartForm, docs: FuzzDocuments): Buffer {
   const eol = form.ending === 'lf' ? '\n' : '\r\n';
   const chunks: Buffer[] = [];
   for (const part of form.parts) {
@@ -134,7 +134,7 @@ export function encodeForm(form: MultipartForm, invoicePdf: Buffer): Buffer {
     head += eol;
     if (part.contentType !== undefined) head += `Content-Type: ${part.contentType}${eol}`;
     chunks.push(Buffer.from(head + eol, 'utf8'));
-    const content = 'file' in part.content ? fileBytes(part.content.file, invoicePdf) : toText(part.content.text);
+    const content = 'file' in part.content ? fileBytes(part.content.file, docs) : toText(part.content.text);
     chunks.push(content instanceof Huge ? Buffer.from(content.text(), 'latin1') : Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'));
     chunks.push(Buffer.from(eol));
   }

@@ -1,4 +1,4 @@
-import type { CampaignResult, Failure } from './campaign.ts';
+import type { CampaignResult, Failure, RecordedFailure } from './campaign.ts';
 import type { FuzzCase } from './cases.ts';
 import { httpBodyBytes } from './send.ts';
 import { preview } from './wire.ts';
@@ -24,22 +24,40 @@ export function formatResult(result: CampaignResult, serverLog = ''): string {
     const total = [...counts.values()].reduce((s, n) => s + n, 0);
     lines.push(`  ${route.padEnd(width)} ${String(total).padStart(5)}  ${count(counts)}`);
   }
-  const rootArgs = [...result.byArgument.keys()].filter((a) => /^(Query|Mutation|Subscription)\./.test(a));
+  const rootArgs = [...result.byArgument.keys()].filter((a) => /^(Query|Mutation|Subscription)\./.test(a) && !a.endsWith('@limit'));
+  const atLimits = [...result.byArgument.keys()].filter((a) => /^(Query|Mutation|Subscription)\..*@limit$/.test(a));
   const least = [...result.byArgument.entries()].filter(([a]) => rootArgs.includes(a)).sort((x, y) => x[1] - y[1])[0];
   lines.push(
     '',
     `GraphQL arguments given a value: ${rootArgs.length} of the root fields' ${rootArgs.length + result.missingArguments.length} (the least often ${least ? `${least[0]} ×${least[1]}` : '-'}), and ${result.byArgument.size - rootArgs.length} of the fields selected below them`,
   );
+  lines.push(
+    `GraphQL arguments with a size sent at or next to one of their limits: ${atLimits.length} of ${atLimits.length + result.missingLimits.length}${
+      result.missingLimits.length ? ` (not yet: ${result.missingLimits.map((a) => a.replace('@limit', '')).join(', ')})` : ''
+    }`,
+  );
   if (result.missing.length) lines.push('', `routes without a request: ${result.missing.join(', ')}`);
   if (result.missingArguments.length) lines.push('', `arguments never given a value: ${result.missingArguments.join(', ')}`);
-  lines.push('', `responses >= 500: ${fiveHundreds}`, `process alive: ${result.alive ? 'yes' : 'NO'}`, `/healthz: ${result.healthz}`);
+  lines.push('', `responses >= 500: ${fiveHundreds}`, `answers carrying an internal error (any status, graphql-ws 4500/1011): ${result.internalErrors}`);
+  lines.push(`process alive: ${result.alive ? 'yes' : 'NO'}`, `/healthz: ${result.healthz}`);
+  if (result.failures.length) {
+    const total = result.failures.reduce((n, f) => n + f.count, 0);
+    lines.push('', `failures: ${total} requests, ${result.failures.length} kinds (route and problem); the first of each:`);
+  }
   if (result.failure) lines.push('', formatFailure(result.failure, result.seed, serverLog));
-  for (const f of result.failures) lines.push('', formatFailure({ ...f, report: '' }, result.seed, serverLog));
+  for (const f of result.failures) lines.push('', formatRecorded(f, result.seed, serverLog));
   return lines.join('\n');
 }
 
-export function formatFailure(failure: Failure, seed: number, serverLog: string): string {
-  const lines = [`FAILURE: ${failure.problem}`, `route: ${failure.case.route}`, '', 'shrunk request:', ...describeCase(failure.case).map((l) => `  ${l}`)];
+/** A failure of a keepGoing campaign: unshrunk, with how often it came and the path that replays it. */
+function formatRecorded(failure: RecordedFailure, seed: number, serverLog: string): string {
+  const times = failure.count > 1 ? ` (×${failure.count})` : '';
+  const text = formatFailure({ ...failure, problem: `${failure.problem}${times}`, report: '' }, seed, serverLog, 'request');
+  return `${text}\n\nreplay: npm run fuzz -- --seed ${seed} --path ${failure.path}`;
+}
+
+export function formatFailure(failure: Failure, seed: number, serverLog: string, what = 'shrunk request'): string {
+  const lines = [`FAILURE: ${failure.problem}`, `route: ${failure.case.route}`, '', `${what}:`, ...describeCase(failure.case).map((l) => `  ${l}`)];
   lines.push('', `answer: ${failure.outcome.excerpt || '(none)'}`);
   const ids = failure.outcome.correlationIds;
   const logLines = serverLog.split('\n');
@@ -57,8 +75,11 @@ export function formatFailure(failure: Failure, seed: number, serverLog: string)
 /** A case as lines: method and URL, headers, body (recipes shown as recipes), and a curl command when it is small. */
 export function describeCase(c: FuzzCase): string[] {
   if (c.channel === 'ws') {
+    const headers = Object.entries(c.headers ?? {}).map(([k, v]) => `upgrade request ${k}: ${v.length > 200 ? `${v.slice(0, 200)}… (${v.length})` : v}`);
     return [
       'graphql-ws on /graphql (subprotocol graphql-transport-ws)',
+      ...headers,
+      ...(c.sameOrigin ? ['upgrade request origin: this server'] : []),
       `connection_init payload: ${c.init === undefined ? '(no connection_init)' : preview(c.init)}`,
       ...c.frames.map((f, i) => `frame ${i + 1}: ${'json' in f ? preview(f.json, 4000) : preview(f.raw, 4000)}`),
     ];
@@ -68,8 +89,8 @@ export function describeCase(c: FuzzCase): string[] {
   if (c.body?.type === 'json') lines.push(`body (JSON): ${preview(c.body.value, 4000)}`);
   if (c.body?.type === 'text') lines.push(`body (as is): ${preview(c.body.text, 4000)}`);
   if (c.body?.type === 'form') lines.push(`body (multipart): ${preview(c.body.form, 4000)}`);
-  const bytes = c.body?.type === 'form' ? undefined : httpBodyBytes(c, Buffer.alloc(0));
-  if (c.body?.type !== 'form' && (!bytes || bytes.length < 4000)) {
+  const bytes = c.body?.type === 'form' ? undefined : httpBodyBytes(c);
+  if (c.body?.type !== 'form' && (!bytes || bytes.length < 4000) && c.url.length < 2000) {
     const headers = Object.entries(c.headers)
       .map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`)
       .join(' ');

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import WebSocket from 'ws';
 import type { FuzzCase, HttpCase, WsCase } from './cases.ts';
+import type { FuzzDocuments } from './files.ts';
 import { encodeForm } from './multipart.ts';
 import { Huge, toJsonText } from './wire.ts';
 
@@ -24,20 +25,22 @@ const WS_TIMEOUT_MS = 20_000;
 // A fresh connection per request: a reused keep-alive socket the server has just closed would be blamed on the next case.
 const agent = new http.Agent({ keepAlive: false });
 
-export function send(base: string, c: FuzzCase, invoicePdf: Buffer): Promise<Outcome> {
-  return c.channel === 'http' ? sendHttp(base, c, invoicePdf) : sendWs(base, c);
+export function send(base: string, c: FuzzCase, docs: FuzzDocuments): Promise<Outcome> {
+  return c.channel === 'http' ? sendHttp(base, c, docs) : sendWs(base, c);
 }
 
-export function httpBodyBytes(c: HttpCase, invoicePdf: Buffer): Buffer | undefined {
+/** The body's bytes; a multipart body's files are made from `docs`. */
+export function httpBodyBytes(c: HttpCase, docs?: FuzzDocuments): Buffer | undefined {
   const body = c.body;
   if (!body) return undefined;
   if (body.type === 'json') return Buffer.from(toJsonText(body.value), 'utf8');
   if (body.type === 'text') return Buffer.from(body.text instanceof Huge ? body.text.text() : body.text, 'utf8');
-  return encodeForm(body.form, invoicePdf);
+  if (!docs) throw new Error('a multipart body needs the documents its files are made from');
+  return encodeForm(body.form, docs);
 }
 
-function sendHttp(base: string, c: HttpCase, invoicePdf: Buffer): Promise<Outcome> {
-  const payload = httpBodyBytes(c, invoicePdf);
+function sendHttp(base: string, c: HttpCase, docs: FuzzDocuments): Promise<Outcome> {
+  const payload = httpBodyBytes(c, docs);
   return new Promise((resolve) => {
     const req = http.request(base + c.url, {
       method: c.method,
@@ -104,7 +107,8 @@ function maskedErrors(body: unknown): string[] {
 
 function sendWs(base: string, c: WsCase): Promise<Outcome> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { maxPayload: 64 * 1024 * 1024 });
+    const headers = { ...c.headers, ...(c.sameOrigin ? { origin: base } : {}) };
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { maxPayload: 64 * 1024 * 1024, headers });
     const messages: string[] = [];
     const expected = new Set(c.frames.flatMap((f) => ('json' in f && isSubscribe(f.json) ? [f.json.id] : [])));
     let settled = false;

@@ -1,13 +1,14 @@
 import { getNullableType, type GraphQLInputType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType } from 'graphql';
+import { graphqlLimits, openApiLimits } from './limits.ts';
 
 // What an input expects, read from either description of the API (an OpenAPI schema or a GraphQL input type), so one
 // set of generators serves the REST routes and the GraphQL arguments alike.
 
 export type Slot =
-  | { kind: 'string'; name: string; format?: string; enum?: readonly string[] }
-  | { kind: 'integer' | 'number' | 'boolean' | 'json' | 'upload'; name: string }
+  | { kind: 'string'; name: string; format?: string; enum?: readonly string[]; limits?: number[] }
+  | { kind: 'integer' | 'number' | 'boolean' | 'json' | 'upload'; name: string; limits?: number[] }
   | { kind: 'object'; name: string; fields: Record<string, Slot>; required: readonly string[]; exactlyOne?: ReadonlyArray<readonly string[]> }
-  | { kind: 'array'; name: string; items: Slot };
+  | { kind: 'array'; name: string; items: Slot; limits?: number[] };
 
 type JsonSchema = Record<string, any>;
 
@@ -38,10 +39,11 @@ export function slotFromOpenApi(schema: JsonSchema, name: string, doc: JsonSchem
   const variant = variants?.find((v) => v.type !== 'null');
   if (variant) return slotFromOpenApi(variant, name, doc);
   if (s.enum) return { kind: 'string', name, enum: (s.enum as unknown[]).filter((v): v is string => typeof v === 'string') };
-  if (type === 'array') return { kind: 'array', name, items: slotFromOpenApi(s.items ?? {}, name, doc) };
-  if (type === 'integer' || type === 'number' || type === 'boolean') return { kind: type, name };
+  const limits = openApiLimits(s);
+  if (type === 'array') return { kind: 'array', name, items: slotFromOpenApi(s.items ?? {}, name, doc), limits };
+  if (type === 'integer' || type === 'number' || type === 'boolean') return { kind: type, name, limits };
   if (type === 'string' && s.format === 'binary') return { kind: 'upload', name };
-  return { kind: 'string', name, ...(s.format ? { format: s.format } : {}) };
+  return { kind: 'string', name, ...(s.format ? { format: s.format } : {}), limits };
 }
 
 function resolve(schema: JsonSchema, doc: JsonSchema): JsonSchema {
@@ -57,28 +59,31 @@ function resolve(schema: JsonSchema, doc: JsonSchema): JsonSchema {
 /** GraphQL scalars of this schema → the string formats the generators know. */
 const SCALAR_FORMATS: Record<string, string> = { UUID: 'uuid', Date: 'date', DateTime: 'date-time', URL: 'uri', EmailAddress: 'email' };
 
-/** A slot from a GraphQL input type (non-null wrappers dropped: the generators send null and omit values anyway). */
-export function slotFromGraphQL(type: GraphQLInputType, name: string): Slot {
+/**
+ * A slot from a GraphQL input type (non-null wrappers dropped: the generators send null and omit values anyway);
+ * `limits`: what the argument's or input field's SDL says of its size (limits.ts).
+ */
+export function slotFromGraphQL(type: GraphQLInputType, name: string, limits: number[] = []): Slot {
   const t = getNullableType(type);
-  if (isListType(t)) return { kind: 'array', name, items: slotFromGraphQL(t.ofType, name) };
+  if (isListType(t)) return { kind: 'array', name, items: slotFromGraphQL(t.ofType, name), limits };
   if (isEnumType(t)) return { kind: 'string', name, enum: t.getValues().map((v) => v.name) };
   if (isInputObjectType(t)) {
     const fields: Record<string, Slot> = {};
     const required: string[] = [];
     for (const field of Object.values(t.getFields())) {
-      fields[field.name] = slotFromGraphQL(field.type, field.name);
+      fields[field.name] = slotFromGraphQL(field.type, field.name, graphqlLimits(field));
       if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
     }
     return { kind: 'object', name, fields, required };
   }
   if (isScalarType(t)) {
-    if (t.name === 'Int') return { kind: 'integer', name };
-    if (t.name === 'Float') return { kind: 'number', name };
+    if (t.name === 'Int') return { kind: 'integer', name, limits };
+    if (t.name === 'Float') return { kind: 'number', name, limits };
     if (t.name === 'Boolean') return { kind: 'boolean', name };
-    if (t.name === 'JSONObject') return { kind: 'json', name };
+    if (t.name === 'JSONObject') return { kind: 'json', name, limits };
     if (t.name === 'Upload') return { kind: 'upload', name };
     const format = SCALAR_FORMATS[t.name];
-    return { kind: 'string', name, ...(format ? { format } : {}) };
+    return { kind: 'string', name, ...(format ? { format } : {}), limits };
   }
-  return { kind: 'string', name };
+  return { kind: 'string', name, limits };
 }

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { liveLockHolder } from '../../src/app/admin/data-dir-lock.ts';
-import { makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { startServerProcess } from '../helpers/process.ts';
+import { type FuzzDocuments, fuzzDocuments } from './files.ts';
 import { startObjectStore } from './object-store.ts';
 import { seedThroughApi, type SeedIds } from './seed.ts';
 
@@ -17,7 +17,8 @@ export interface FuzzTarget {
   /** A partner's key (tier embed: unlimited rate) and a second partner's with the enterprise legacy plan. */
   keys: { demo: string; legacy: string };
   ids: SeedIds;
-  invoicePdf: Buffer;
+  /** The valid documents uploads are made from (the seeded invoice among them). */
+  documents: FuzzDocuments;
   /** The exit code once the process has exited (null while it runs). */
   exitCode(): number | null | undefined;
   output(): string;
@@ -26,7 +27,8 @@ export interface FuzzTarget {
 
 export async function startFuzzTarget(opts: { wordVectorCacheDir: string }): Promise<FuzzTarget> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'partner-api-fuzz-'));
-  const invoicePdf = await makeInvoicePdf(produceInvoice);
+  const documents = await fuzzDocuments();
+  const { invoicePdf } = documents;
   const store = await startObjectStore(invoicePdf);
   const running: ChildProcess[] = [];
   const env: NodeJS.ProcessEnv = {
@@ -74,7 +76,7 @@ export async function startFuzzTarget(opts: { wordVectorCacheDir: string }): Pro
     const demo = await createPartner(dataDir, { name: 'Fuzz demo', tier: 'embed' });
     const legacy = await createPartner(dataDir, { name: 'Fuzz legacy', tier: 'embed', 'legacy-plan': 'enterprise' });
     const ids = await seedThroughApi(server.base, demo, invoicePdf);
-    return { base: server.base, keys: { demo, legacy }, ids, invoicePdf, exitCode: () => exitCode, output: server.output, stop };
+    return { base: server.base, keys: { demo, legacy }, ids, documents, exitCode: () => exitCode, output: server.output, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { badDate, badDateTime, badEmail, badUuid, deepJson, hostileNumber, hostileText, hugeArray, wrongType } from './hostile.ts';
+import { atLimit } from './limits.ts';
 import { isUrlInput, safeUrl } from './safe-urls.ts';
 import type { SeedIds } from './seed.ts';
 import type { Slot } from './slots.ts';
@@ -111,9 +112,11 @@ const hostileKey = fc
   .filter((k) => !isUrlInput(k));
 
 export function hostile(slot: Slot, ids: SeedIds, depth = 0): fc.Arbitrary<unknown> {
+  const limit = atLimit(slot, slot.kind === 'array' ? plausible(slot.items, ids, 0, depth + 1) : undefined);
   const common = [
     { weight: 3, arbitrary: wrongType(slot.kind) },
     { weight: 1, arbitrary: fc.constant(undefined) },
+    ...(limit ? [{ weight: 3, arbitrary: limit }] : []),
   ];
   switch (slot.kind) {
     case 'string': {

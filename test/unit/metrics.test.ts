@@ -1,4 +1,7 @@
+import Fastify from 'fastify';
 import { describe, expect, test } from 'vitest';
+import { instrumentHttp } from '../../src/platform/metrics/endpoint.ts';
+import { metricsPlugin } from '../../src/platform/metrics/graphql-plugin.ts';
 import { createMetrics } from '../../src/platform/metrics/metrics.ts';
 
 describe('createMetrics', () => {
@@ -48,5 +51,48 @@ describe('createMetrics', () => {
     expect(text).toMatch(/^extraction_page_duration_seconds_count\{engine="ppocr",page_kind="pdf"\} 1$/m);
     expect(text).toMatch(/^extraction_document_duration_seconds_count\{engine="ppocr",document_kind="invoice"\} 1$/m);
     expect(text).toMatch(/^extraction_document_duration_seconds_count\{engine="e-invoice",document_kind="invoice"\} 1$/m);
+  });
+
+  test('every 5xx is counted once: by the surface that answered it (with its code), else by the HTTP hook', async () => {
+    const m = createMetrics();
+    const app = Fastify();
+    instrumentHttp(app, m);
+    app.get('/app/page', (_request, reply) => reply.code(500).send('page failed'));
+    app.get('/api/v1/partner/things', (request, reply) => {
+      m.error('rest', 'UPSTREAM', request);
+      return reply.code(502).send({ error: 'upstream' });
+    });
+    app.post('/graphql', (_request, reply) => reply.code(500).send({ errors: [{ message: 'x', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }));
+    app.get('/closing', (_request, reply) => reply.code(503).send());
+    app.get('/readyz', (_request, reply) => reply.code(503).send({ status: 'unavailable' }));
+    for (const [method, url] of [
+      ['GET', '/app/page'],
+      ['GET', '/api/v1/partner/things'],
+      ['POST', '/graphql'],
+      ['GET', '/closing'],
+      ['GET', '/readyz'],
+    ] as const) {
+      await app.inject({ method, url });
+    }
+    const errors = (await m.scrape()).body.split('\n').filter((l) => l.startsWith('api_errors_total{'));
+    expect(errors.sort()).toEqual([
+      'api_errors_total{channel="graphql",code="INTERNAL_SERVER_ERROR"} 1',
+      'api_errors_total{channel="http",code="INTERNAL_SERVER_ERROR"} 1',
+      'api_errors_total{channel="http",code="SERVICE_UNAVAILABLE"} 1',
+      'api_errors_total{channel="rest",code="UPSTREAM"} 1',
+    ]);
+    await app.close();
+  });
+
+  test("Apollo's plugin counts the errors of a response below 500 and leaves a 5xx response to the HTTP hook", async () => {
+    const m = createMetrics();
+    const listener = (await metricsPlugin(m).requestDidStart!({ request: {} } as never))!;
+    const response = (status: number) => ({
+      http: { status },
+      body: { kind: 'single', singleResult: { errors: [{ message: 'x', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] } },
+    });
+    await listener.willSendResponse!({ response: response(200) } as never);
+    await listener.willSendResponse!({ response: response(500) } as never);
+    expect((await m.scrape()).body).toMatch(/^api_errors_total\{channel="graphql",code="INTERNAL_SERVER_ERROR"\} 1$/m);
   });
 });

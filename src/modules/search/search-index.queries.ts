@@ -21,6 +21,8 @@ const SHARED_INDEX = 'search_documents__embedding_hnsw_idx';
 const HNSW_OPTIONS = ['m=12', 'ef_construction=200'];
 /** The search's candidate list (pgvector's default is 40); see nearestSearchDocuments. */
 const EF_SEARCH = 140;
+/** pgvector refuses a larger hnsw.ef_search (valid range 1..1000). */
+const MAX_EF_SEARCH = 1000;
 /** pg_advisory_xact_lock key of the column's preparation ("search" in ASCII). */
 const PREPARE_LOCK = 0x736561726368;
 
@@ -144,11 +146,13 @@ export async function nearestSearchDocuments(
   // ef_search: a wider candidate list than pgvector's default 40. At 100k rows, HNSW levels being random, builds of
   // the same rows returned 90.7–97.3% of the exact top 10 at 100 and 95.3–98% at 140 (docs/decisions.md "One graph
   // per entity type", "Vectors sent in binary"); the far queries, whose nearest rows lie within a hundredth of each
-  // other, need the wider list. 140 costs what 100 did while each vector was sent as text.
+  // other, need the wider list. 140 costs what 100 did while each vector was sent as text. Ten candidates a row asked
+  // for, up to pgvector's maximum: a relevantOnly search asks for up to 150 rows (1,500 was refused, a 500).
+  const efSearch = Math.min(MAX_EF_SEARCH, Math.max(EF_SEARCH, q.limit * 10));
   const rows = await sql<SearchHit>`
     with settings as materialized (
       select set_config('hnsw.iterative_scan', 'relaxed_order', true) as iterative_scan,
-             set_config('hnsw.ef_search', ${String(Math.max(EF_SEARCH, q.limit * 10))}, true) as ef_search),
+             set_config('hnsw.ef_search', ${String(efSearch)}, true) as ef_search),
     q as materialized (select ${v}::vector as v from settings),
     nearest as materialized (${sql.join(types.map(nearestOf), sql` union all `)})
     select entity_type, entity_id, text, preview, vendor_name, merchant_name, total, to_char(date, 'YYYY-MM-DD') as date,

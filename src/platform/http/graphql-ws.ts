@@ -12,6 +12,7 @@ import { AppError, RateLimited, Unauthenticated } from '../errors.ts';
 import { deadlineFor } from '../graphql/deadline.ts';
 import { freshLookup } from '../lib/fresh-lookup.ts';
 import type { OperationGuard } from '../graphql/limits.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { RateDecision } from '../rate-limit/limiter.ts';
 import { readCookie, SESSION_COOKIE } from './cookies.ts';
 import { createSharedExecution, shareKey } from './shared-execution.ts';
@@ -42,6 +43,8 @@ export interface GraphQLWsDeps {
   keepAliveMs: number;
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   log: FastifyBaseLogger;
+  /** Counts each error a socket is sent, and each internal error that closes one (4500). */
+  metrics?: Pick<Metrics, 'error'>;
 }
 
 export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dispose(): Promise<void> } {
@@ -92,18 +95,40 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
   const timer = setInterval(() => void recheckAll(), deps.recheckMs);
   timer.unref();
 
-  /** What a socket is sent for a result (graphql-ws's `onNext`): errors masked and coded as on /graphql. */
+  /** An error as a socket is sent it, masked and coded as on /graphql, and counted by its code. */
+  const formatError = (error: GraphQLError): GraphQLFormattedError => {
+    const formatted = deps.formatError(error.toJSON(), error);
+    deps.metrics?.error('graphql', formatted.extensions?.code);
+    return formatted;
+  };
+  /** What a socket is sent for a result (graphql-ws's `onNext`; a shared result is formatted once for its sockets). */
   const formatResult = (result: ExecutionResult): ExecutionResult | FormattedExecutionResult =>
-    result.errors ? { ...result, errors: result.errors.map((e) => deps.formatError(e.toJSON(), e)) } : result;
+    result.errors ? { ...result, errors: result.errors.map(formatError) } : result;
+  /**
+   * A hook whose unexpected error closes the socket with 4500 and a correlation id (graphql-ws would give the
+   * error's own message as the reason), logged with the error and counted once.
+   */
+  const masked =
+    <A extends unknown[], R>(hook: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await hook(...args);
+      } catch (err) {
+        const correlationId = randomUUID();
+        deps.log.error({ err, correlationId }, 'unhandled error in graphql-ws');
+        deps.metrics?.error('graphql', err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR');
+        throw new Error(`internal server error (correlation id ${correlationId})`);
+      }
+    };
   const shared = createSharedExecution(formatResult);
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
       schema: deps.schema,
       // Each event is executed once per share key (credential identity, document, variables), not once per socket.
-      subscribe: shared.subscribe,
+      subscribe: masked(shared.subscribe),
       jsonMessageReviver: refuseServerMessages,
       // No key, a bad key or a revoked key: the connection is closed with 4403 Forbidden.
-      onConnect: async (ctx) => {
+      onConnect: masked(async (ctx) => {
         const credential = credentialOf(ctx.connectionParams, ctx.extra.request.headers);
         if (!credential) return false;
         const principal = await principalOf(credential);
@@ -112,12 +137,12 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
         ctx.extra.credential = credential;
         open.add(ctx.extra);
         return true;
-      },
+      }),
       onClose: (ctx) => {
         open.delete(ctx.extra);
       },
       // One operation, one request: the credential is checked again, the rate limit counted, the guard applied.
-      onSubscribe: async (ctx, id, payload) => {
+      onSubscribe: masked(async (ctx, id, payload) => {
         const extra = ctx.extra;
         const principal = extra.credential ? await principalOf(extra.credential) : null;
         if (!principal) {
@@ -131,9 +156,9 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
           return [new GraphQLError(refused.message, { extensions: { code: refused.code, retryAfter: refused.retryAfter } })];
         }
         return executionArgs(payload, principal, nextSink(extra.socket, id));
-      },
+      }),
       onNext: (_ctx, _id, _payload, _args, result) => formatResult(result),
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => deps.formatError(e.toJSON(), e)),
+      onError: (_ctx, _id, _payload, errors) => errors.map(formatError),
     },
     wss,
     deps.keepAliveMs,

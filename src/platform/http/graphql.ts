@@ -119,11 +119,11 @@ export async function mountGraphQL(
     metrics?: Metrics;
   },
 ): Promise<GraphQLEndpoint> {
-  const countRefusal = (code: string) => deps.metrics?.error('graphql', code);
+  const countRefusal = (code: string, request: FastifyRequest) => deps.metrics?.error('graphql', code, request);
   /** An API key when one is sent; otherwise the session cookie of a signed-in tenant user. */
   async function principalOf(headers: Record<string, string | string[] | undefined>): Promise<Principal> {
-    const cookie = readCookie(headers.cookie, SESSION_COOKIE);
-    if (cookie && !headers['x-api-key'] && !headers.authorization) {
+    const cookie = headers['x-api-key'] || headers.authorization ? undefined : readCookie(headers.cookie, SESSION_COOKIE);
+    if (cookie) {
       const principal = await deps.sessionAuth(cookie);
       if (principal) return principal;
       throw new Unauthenticated('your session has ended: sign in again');
@@ -187,7 +187,7 @@ export async function mountGraphQL(
       const status = (error as { statusCode?: number }).statusCode;
       if (status !== 413) throw error;
       const message = `request body is larger than ${MAX_JSON_BODY_BYTES / 1024} KB: a GraphQL request is a document and its variables (send files as multipart uploads)`;
-      countRefusal('PAYLOAD_TOO_LARGE');
+      countRefusal('PAYLOAD_TOO_LARGE', request);
       // Sent, not returned: a FastifyReply is thenable, and this handler's result is not awaited.
       void reply.code(400).send({ error: message, errors: [{ message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
     },
@@ -198,7 +198,7 @@ export async function mountGraphQL(
         request.principal = await principalOf(request.headers);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        countRefusal(err.code);
+        countRefusal(err.code, request);
         // Both shapes: `error` like the REST families, `errors` for GraphQL clients.
         return reply.code(401).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
       }
@@ -206,7 +206,7 @@ export async function mountGraphQL(
       reply.headers(rateLimitHeaders(limit));
       if (!limit.allowed) {
         const refused = RateLimited.of(limit);
-        countRefusal(refused.code);
+        countRefusal(refused.code, request);
         return reply
           .code(httpStatus(refused.code))
           .header('retry-after', String(refused.retryAfter))
@@ -224,7 +224,7 @@ export async function mountGraphQL(
           request.body = operationFromMultipart(await readMultipart(request));
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
-          countRefusal(err.code);
+          countRefusal(err.code, request);
           // A GraphQL multipart request follows the table's legacy column: an oversized file is 413.
           return reply.code(httpStatus(err.code, 'legacy')).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code } }] });
         }
@@ -246,7 +246,7 @@ export async function mountGraphQL(
         }
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        countRefusal(err.code);
+        countRefusal(err.code, request);
         const fields = err.code === 'BAD_USER_INPUT' ? { fields: err.details.fields } : {};
         return reply.code(httpStatus(err.code)).send({ error: err.message, errors: [{ message: err.message, extensions: { code: err.code, ...fields } }] });
       }

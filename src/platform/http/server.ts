@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AppError, InvalidInput, PayloadTooLarge } from '../errors.ts';
 import { instrumentHttp } from '../metrics/endpoint.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { httpLoggerOptions, logPath } from './logging.ts';
+import { requireValidHost } from './host-header.ts';
 import { MAX_UPLOAD_BYTES, registerMultipart } from './multipart.ts';
 import { type RunningHandlers, trackHandlers } from './running-handlers.ts';
 
 export interface ErrorResponder {
-  /** Status + body for an error raised outside a route handler (bad JSON, unknown route). */
-  (url: string, err: AppError, log: FastifyInstance['log']): { status: number; body: unknown; headers: Record<string, string> };
+  /** Status + body for an error raised outside a route handler (bad JSON, unknown route); counts it in the metrics. */
+  (request: FastifyRequest, err: AppError): { status: number; body: unknown; headers: Record<string, string> };
 }
 
 /**
@@ -36,6 +37,7 @@ export function createHttpServer(
   // First, so every route (these below included) is counted.
   const handlers = trackHandlers(app);
   if (deps.metrics) instrumentHttp(app, deps.metrics);
+  app.addHook('onRequest', requireValidHost);
   void registerMultipart(app);
 
   app.addHook('onSend', async (request, reply) => {
@@ -53,7 +55,7 @@ export function createHttpServer(
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const { status, body } = deps.respondError(request.url, new NotFoundRoute(request.method, request.url), request.log);
+    const { status, body } = deps.respondError(request, new NotFoundRoute(request.method, request.url));
     return reply.code(status).send(body);
   });
 
@@ -66,13 +68,13 @@ export function createHttpServer(
     else if (status === 415) appError = new UnsupportedMediaType(error.message);
     else if (status && status >= 400 && status < 500) appError = new InvalidInput(error.message);
     if (appError instanceof AppError) {
-      const r = deps.respondError(request.url, appError, request.log);
+      const r = deps.respondError(request, appError);
       return reply
         .code(appError instanceof UnsupportedMediaType ? 415 : r.status)
         .headers(r.headers)
         .send(r.body);
     }
-    const r = deps.respondError(request.url, error as AppError, request.log);
+    const r = deps.respondError(request, error as AppError);
     return reply.code(r.status).send(r.body);
   });
 

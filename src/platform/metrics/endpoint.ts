@@ -1,12 +1,30 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { classifyAddress } from '../net/outbound-guard.ts';
-import type { Metrics } from './metrics.ts';
+import { familyOf } from '../rest/errors.ts';
+import type { Channel, Metrics } from './metrics.ts';
 
-/** Every response counted by route pattern (never the raw URL), method and status; add it before any route. */
+/** The channel of an HTTP request's errors: /graphql, a REST family's path, or anything else (pages, links). */
+export function channelOf(url: string): Channel {
+  if (url.split('?')[0] === '/graphql') return 'graphql';
+  return familyOf(url) ? 'rest' : 'http';
+}
+
+/** The error code of a 5xx answered without one (a page's 500, Apollo's own, Fastify's 503 while closing). */
+const STATUS_CODES: Record<number, string> = { 500: 'INTERNAL_SERVER_ERROR', 502: 'UPSTREAM', 503: 'SERVICE_UNAVAILABLE', 504: 'GATEWAY_TIMEOUT' };
+
+/**
+ * Every response counted by route pattern (never the raw URL), method and status; add it before any route. A 5xx
+ * whose error no surface counted (metrics.error with the request) is counted here, once: every 5xx is in
+ * api_errors_total. /readyz is not: its 503 is the readiness answer the orchestrator polls for.
+ */
 export function instrumentHttp(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', async (request, reply) => {
-    metrics.httpRequest(request.routeOptions.url, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url;
+    metrics.httpRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 500 && route !== '/readyz' && !metrics.errorCounted(request)) {
+      metrics.error(channelOf(request.url), STATUS_CODES[reply.statusCode] ?? `HTTP_${reply.statusCode}`, request);
+    }
   });
 }
 

@@ -75,7 +75,7 @@ export function createMetrics() {
   });
   const errors = new Counter({
     name: 'api_errors_total',
-    help: "Errors answered, by channel and error code (src/platform/errors.ts; Apollo's request codes on /graphql).",
+    help: "Errors answered, by channel and error code (src/platform/errors.ts; Apollo's request codes on /graphql; a 5xx answered without a code by its status: SERVICE_UNAVAILABLE, HTTP_504…); every 5xx and internal error once.",
     labelNames: ['channel', 'code'] as const,
     registers,
   });
@@ -149,6 +149,8 @@ export function createMetrics() {
     },
   });
 
+  /** Requests whose error was counted where it was answered (the HTTP hook counts the other 5xx). */
+  const counted = new WeakSet<object>();
   const seenNames = new Set<string>();
   /** A bounded label for a client-chosen operation name. */
   function operationLabel(name: string | null | undefined): string {
@@ -181,8 +183,14 @@ export function createMetrics() {
       operations.inc(labels);
       operationDuration.observe(labels, seconds);
     },
-    error(channel: Channel, code: unknown): void {
+    /** `request`: the HTTP request answered with this error, so that the HTTP hook does not count it again. */
+    error(channel: Channel, code: unknown, request?: object): void {
       errors.inc({ channel, code: typeof code === 'string' && CODE.test(code) ? code : 'OTHER' });
+      if (request) counted.add(request);
+    },
+    /** Whether an error of this request was counted already. */
+    errorCounted(request: object): boolean {
+      return counted.has(request);
     },
     documentRead(read: ReadObservation): void {
       const pageKind = read.fileType === 'pdf' ? 'pdf' : 'image';

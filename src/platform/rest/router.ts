@@ -125,7 +125,7 @@ export function registerRestRoutes(app: FastifyInstance, routes: readonly AnyRes
           const { status, body } = (route.respond as (data: unknown) => { status: number; body: unknown })(result.data);
           return await send(status, body);
         } catch (err) {
-          deps.metrics?.error('rest', err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR');
+          deps.metrics?.error('rest', err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR', request);
           const failure = restError(route.family, err, request.log);
           reply.headers(failure.headers);
           return send(failure.status, failure.body);
