@@ -128,7 +128,7 @@ describe('an internal error is counted once in api_errors_total, on every surfac
   });
 
   test('/setup/{token}: 500 → http INTERNAL_SERVER_ERROR', async () => {
-    const delta = await counted(t.app.services.provisioning, 'setupView', async () =>
+    const delta = await counted(t.app.services.provisioning, 'previewSetup', async () =>
       expect((await fetch(`${t.base}/setup/${randomUUID()}`)).status).toBe(500),
     );
     expect(delta).toEqual({ 'http INTERNAL_SERVER_ERROR': 1 });
