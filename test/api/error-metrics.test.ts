@@ -141,3 +141,13 @@ describe('an internal error is counted once in api_errors_total, on every surfac
     expect(delta).toEqual({ 'http INTERNAL_SERVER_ERROR': 1 });
   });
 });
+
+test('a graphql-ws connection refused for its credential (4403) is counted as /graphql counts its 401s', async () => {
+  const before = await errors();
+  const socket = ws({ 'x-api-key': 'pk_not-a-real-key-000000000000000' });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+  expect(await closed).toBe(4403);
+  const after = await errors();
+  expect((after.get('graphql UNAUTHENTICATED') ?? 0) - (before.get('graphql UNAUTHENTICATED') ?? 0)).toBe(1);
+});

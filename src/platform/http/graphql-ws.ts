@@ -130,9 +130,11 @@ export function serveGraphQLWs(wss: WebSocketServer, deps: GraphQLWsDeps): { dis
       // No key, a bad key or a revoked key: the connection is closed with 4403 Forbidden.
       onConnect: masked(async (ctx) => {
         const credential = credentialOf(ctx.connectionParams, ctx.extra.request.headers);
-        if (!credential) return false;
-        const principal = await principalOf(credential);
-        if (!principal) return false;
+        const principal = credential ? await principalOf(credential) : null;
+        if (!principal) {
+          deps.metrics?.error('graphql', 'UNAUTHENTICATED'); // counted as /graphql counts its 401s
+          return false;
+        }
         ctx.extra.principal = principal;
         ctx.extra.credential = credential;
         open.add(ctx.extra);
