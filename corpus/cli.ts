@@ -1,7 +1,12 @@
 // `npm run corpus -- generate --out <dir> [--seed N] [--count M] [--languages de,fr] [--layouts boxed-table,…]`
 // writes generated invoices and their manifest.json (then `npm run eval -- <dir>` measures them).
 // `npm run corpus -- strip <dir> <out-dir>` copies a labelled folder with the PDFs' embedded files removed.
+// `npm run corpus -- degrade <dir> <out-dir> --mode scan|photo [--seed N]` writes its PDFs as scans or photos.
 
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DEGRADE_MODES, type DegradeMode } from './degrade/document.ts';
+import { degradeFolder } from './degrade/folder.ts';
 import { writeCorpus } from './generate.ts';
 import { stripFolder } from './strip-attachments.ts';
 import { corpusOptions, option } from './options.ts';
@@ -29,7 +34,21 @@ async function main(argv: string[]) {
     if (s.problems.length) process.exitCode = 1;
     return;
   }
-  throw new Error('usage: corpus generate --out <dir> [--seed N] [--count M] [--languages …] [--layouts …] | corpus strip <dir> <out-dir>');
+  if (command === 'degrade') {
+    const [, from, to] = argv;
+    const mode = option(argv, 'mode') as DegradeMode | undefined;
+    if (!from || !to || !mode || !DEGRADE_MODES.includes(mode)) throw new Error('degrade needs <dir> <out-dir> --mode scan|photo');
+    const { seed } = corpusOptions(argv);
+    const manifest = JSON.parse(await readFile(path.join(from, 'manifest.json'), 'utf8')) as { file: string }[];
+    const d = await degradeFolder(from, manifest, to, mode, seed);
+    console.log(
+      `${d.entries.length} documents (${d.pages} pages) as ${mode}s in ${to} in ${(d.ms / 1000).toFixed(1)} s; ${d.skipped} not PDFs left out; seed ${seed}`,
+    );
+    return;
+  }
+  throw new Error(
+    'usage: corpus generate --out <dir> [--seed N] [--count M] [--languages …] [--layouts …] | corpus strip <dir> <out-dir> | corpus degrade <dir> <out-dir> --mode scan|photo [--seed N]',
+  );
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -55,7 +55,7 @@ export interface Report {
 
 const cell = (n: number, correct: number): Cell => ({ n, correct, accuracy: n ? correct / n : null });
 const ratio = (a: number, b: number) => (b ? a / b : null);
-const pctl = (xs: number[], p: number) => {
+export const pctl = (xs: number[], p: number) => {
   if (!xs.length) return null;
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!);
