@@ -35,6 +35,7 @@ const LONGEST_FIRST = [
   'test/e2e/npm-start-signals.test.ts',
   'test/e2e/data-dir-lock-namespaces.test.ts',
   'test/extraction/reading/budgets-and-fairness.test.ts',
+  'test/corpus/degrade.test.ts',
 ];
 
 /** vitest's order, except that the files of LONGEST_FIRST come first, in that order. */
