@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeInvoicePdf, makeInvoicePdfWithCode, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -88,6 +89,23 @@ describe('search(relevantOnly: true) up to its largest limit', () => {
   test('limit 51 (past the maximum) is BAD_USER_INPUT', async () => {
     const res = await gql(t.base, apiKey, '{ search(query: "produce", limit: 51, relevantOnly: true) { totalResults } }');
     expect(res.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('a search index row with a zero vector (its text had no features)', () => {
+  // Found by the CI fuzz run's rotating seed 20261207: pgvector's cosine with a zero vector is NaN, and the
+  // similarity NaN failed GraphQL's Int ("Int cannot represent non-integer value: NaN"): a 500 on REST.
+  test('REST and GraphQL search answer, that row at similarity 0', async () => {
+    await sql`insert into search_documents (entity_type, entity_id, tenant_id, text, preview, embedder_id, embedding)
+      select 'invoice', gen_random_uuid(), tenant_id, '···', '···', embedder_id, array_fill(0, array[vector_dims(embedding)])::real[]::vector
+      from search_documents limit 1`.execute(t.database.db);
+    const res = await gql(t.base, apiKey, '{ search(query: "produce", limit: 50) { results { preview similarity } } }');
+    expect(res.body.errors).toBeUndefined();
+    const zero = res.body.data.search.results.find((r: { preview: string }) => r.preview === '···');
+    expect(zero?.similarity).toBe(0);
+    const tenantId = (await gql(t.base, apiKey, '{ viewer { tenants { id } } }')).body.data.viewer.tenants[0].id;
+    const rest = await http(t.base, 'POST', `/api/v1/partner/tenants/${tenantId}/search`, { headers: v1(), json: { query: 'coffee', type: 'invoice' } });
+    expect(rest.status).toBe(200);
   });
 });
 

@@ -171,7 +171,8 @@ export function createSearchService(
       let results = hits.map((h) => ({
         type: h.entityType,
         id: h.entityId,
-        similarity: Math.max(0, Math.min(100, Math.round(h.cosine * 100))),
+        // A row whose text had no features has a zero vector: pgvector's cosine with it is NaN, which resembles nothing.
+        similarity: Number.isFinite(h.cosine) ? Math.max(0, Math.min(100, Math.round(h.cosine * 100))) : 0,
         preview: h.preview,
         matchedTerms: matchedTerms(`${h.text} ${h.preview}`, terms),
         highlights: highlights(h.preview, terms),
