@@ -29,18 +29,30 @@ function metaPairs(ctx: Ctx, withNumberAndDate: boolean): Pair[] {
   return [...head, ...rest];
 }
 
+/** A label of two words or more cut in two lines ("Invoice issue" / "date:"), when the document splits its labels. */
+function splitLabel(ctx: Ctx, label: string): [string, string] | null {
+  const words = label.split(' ');
+  if (!ctx.x?.splitLabels || words.length < 2 || !ctx.x.rng.chance(0.6)) return null;
+  const cut = Math.ceil(words.length / 2);
+  return [words.slice(0, cut).join(' '), words.slice(cut).join(' ')];
+}
+
 /** Label/value pairs in two aligned columns; returns the y below them. */
 function drawLabelLeft(ctx: Ctx, pairs: Pair[], x: number, y: number, right: number, size: number): number {
   const { c } = ctx;
   const labelW = Math.max(...pairs.map(([l]) => c.measure(lab(ctx, l), size))) + 8;
   const alignRight = ctx.rng.chance(0.5);
   for (const [l, v] of pairs) {
-    c.text(lab(ctx, l), x, y, { size });
+    const lines = splitLabel(ctx, lab(ctx, l)) ?? [lab(ctx, l)];
+    lines.forEach((s, i) => c.text(s, x, y + i * lead(size), { size }));
+    const labelEnd = y + (lines.length - 1) * lead(size);
+    // Beside a split label, on its first or its last line.
+    if (lines.length > 1 && !ctx.x?.valueOnFirstLine) y = labelEnd;
     // A value too long for the rest of the line goes on a line of its own.
-    if (c.measure(lab(ctx, l), size) + c.measure(v, size) + 10 > right - x) y += lead(size);
+    if (Math.max(...lines.map((s) => c.measure(s, size))) + c.measure(v, size) + 10 > right - x) y += lead(size);
     if (alignRight) c.text(v, right, y, { size, align: 'right' });
     else c.text(v, Math.min(x + labelW, right - c.measure(v, size)), y, { size });
-    y += lead(size);
+    y = Math.max(y, labelEnd) + lead(size);
   }
   return y;
 }
@@ -173,7 +185,9 @@ export function drawHeader(ctx: Ctx): number {
   const metaBottom = pairs.length ? drawLabelLeft(ctx, pairs, metaX, y, b.right, d.size) : y;
   y = Math.max(buyerBottom, metaBottom) + 16;
   if (d.header === 'title-line') {
-    const title = fill(rng.pick(t.locale.phrases.titleLine), { invoice: w.invoice, number: t.number, date: ctx.f.date(t.date) });
+    const drawn = rng.pick(t.locale.phrases.titleLine);
+    ctx.keyLabels.titleLine = ctx.x?.titleLine ?? drawn;
+    const title = fill(ctx.keyLabels.titleLine, { invoice: w.invoice, number: t.number, date: ctx.f.date(t.date) });
     c.text(title, b.left, y, { size: Math.min(titleSize, 14), bold: true });
     y += lead(14) + 8;
   }

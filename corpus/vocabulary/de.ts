@@ -34,6 +34,7 @@ export const de: Vocabulary = {
     taxNumber: ['Steuernummer', 'St.-Nr.', 'Steuer-Nr.', 'StNr.'],
     accountHolder: ['Kontoinhaber', 'Empfänger', 'Zahlungsempfänger', 'Inhaber'],
   },
+  titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, ausgestellt {date}', '{invoice} {number} / {date}'],
   rights: ['Alle Rechte vorbehalten.', 'Alle Rechte vorbehalten'],
   taxNumber: ['###/###/#####', '##/###/#####'],
 };

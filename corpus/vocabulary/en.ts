@@ -35,6 +35,7 @@ export const en: Vocabulary = {
     taxNumber: ['Tax reference', 'UTR', 'TIN', 'Tax ref.'],
     accountHolder: ['Account holder', 'Account name', 'Payee', 'Beneficiary'],
   },
+  titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, {date}', '{invoice} – {number} – {date}', '{invoice} {number} / {date}'],
   rights: ['All rights reserved.', 'Registered trademark.', 'All rights reserved'],
   taxNumber: ['##########', '### ### ####'],
 };

@@ -34,6 +34,7 @@ export const es: Vocabulary = {
     taxNumber: ['RGSEAA', 'R.G.S.E.A.A.', 'Nº RGSEAA', 'Reg. Sanitario'],
     accountHolder: ['Titular de la cuenta', 'Beneficiario', 'Titular', 'A nombre de'],
   },
+  titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, expedida el {date}', '{invoice} {number} / {date}'],
   rights: ['Todos los derechos reservados.', 'Todos los derechos reservados'],
   taxNumber: ['##.######/M', '##.#####/B'],
 };

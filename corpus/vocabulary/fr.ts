@@ -34,6 +34,7 @@ export const fr: Vocabulary = {
     taxNumber: ['SIREN', 'N° SIREN', 'Siren', 'SIREN n°'],
     accountHolder: ['Titulaire du compte', 'Bénéficiaire', 'Titulaire', 'Au nom de'],
   },
+  titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, établie le {date}', '{invoice} {number} / {date}'],
   rights: ['Tous droits réservés.', 'Tous droits réservés'],
   taxNumber: ['### ### ###'],
 };

@@ -34,6 +34,7 @@ export const it: Vocabulary = {
     taxNumber: ['Codice fiscale', 'C.F.', 'Cod. fisc.', 'Cod. fiscale'],
     accountHolder: ['Intestatario conto', 'Beneficiario', 'Intestato a', 'Titolare'],
   },
+  titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, emessa in data {date}', '{invoice} {number} / {date}'],
   rights: ['Tutti i diritti riservati.', 'Tutti i diritti riservati'],
   taxNumber: ['###########'],
 };

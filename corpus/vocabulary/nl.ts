@@ -34,6 +34,7 @@ export const nl: Vocabulary = {
     taxNumber: ['RSIN', 'Fiscaal nummer', 'RSIN-nr.', 'Fiscaal nr.'],
     accountHolder: ['Rekeninghouder', 'Ten name van', 't.n.v.', 'Begunstigde'],
   },
+  titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, uitgegeven op {date}', '{invoice} {number} / {date}'],
   rights: ['Alle rechten voorbehouden.', 'Alle rechten voorbehouden'],
   taxNumber: ['#########'],
 };

@@ -34,6 +34,7 @@ export const pt: Vocabulary = {
     taxNumber: ['CAE', 'Cód. CAE', 'CAE principal', 'Código CAE'],
     accountHolder: ['Titular da conta', 'Beneficiário', 'Titular', 'Em nome de'],
   },
+  titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, emitida a {date}', '{invoice} {number} / {date}'],
   rights: ['Todos os direitos reservados.', 'Todos os direitos reservados'],
   taxNumber: ['#####'],
 };

@@ -36,6 +36,11 @@ export type OtherLabel = (typeof OTHER_LABELS)[number];
 export interface Vocabulary {
   key: Record<KeyLabel, readonly string[]>;
   other: Record<OtherLabel, readonly string[]>;
+  /**
+   * Title lines that carry the number and date ("{invoice} {number} · {date}"): held apart like the key labels, so
+   * the words between the placeholders are none the engine was given.
+   */
+  titleLine: readonly string[];
   /** What follows "© {year} {name}" in a footer ("All rights reserved."). */
   rights: readonly string[];
   /** The tax number's format in this language's main country ("143/123/45678"); # is a digit. */

@@ -43,6 +43,17 @@ function engineIndex(): Map<string, string[]> {
 /** The engine's lists holding this phrase (empty: the engine was never given it). */
 export const engineListsWith = (phrase: string): string[] => engineIndex().get(labelKey(phrase)) ?? [];
 
+/** The label words of a phrase or template: "{invoice} Nr. {number} vom {date}" → "Nr.", "vom"; punctuation alone is none. */
+export const labelFragments = (s: string): string[] =>
+  s
+    .split(/\{\w+\}/)
+    .map((p) => p.trim())
+    .filter((p) => labelKey(p) !== '');
+
+/** Whether none of a document's key labels (or the words of its title line) is in the engine's lists. */
+export const keyLabelsHeldApart = (labels: Record<string, string>): boolean =>
+  Object.values(labels).every((l) => labelFragments(l).every((p) => !engineListsWith(p).length));
+
 /** The engine's label fields a corpus field's label should read as. */
 export const READS_AS: Record<string, readonly LabelField[]> = {
   invoiceNumber: ['invoiceNumber'],
@@ -54,6 +65,7 @@ export const READS_AS: Record<string, readonly LabelField[]> = {
   amountDue: ['amountDue'],
   prepaid: ['prepaid'],
   itemsTotal: ['subtotal'],
+  titleLine: ['invoiceNumber', 'invoiceDate'],
   seller: ['seller'],
   customerNumber: ['customerNumber'],
   orderNumber: ['orderNumber'],

@@ -7,6 +7,7 @@ import { formatters } from '../../corpus/design.ts';
 import { generateDocument, planCorpus } from '../../corpus/generate.ts';
 import { LAYOUTS } from '../../corpus/layouts.ts';
 import { LANGUAGES } from '../../corpus/locales/index.ts';
+import { VOCABULARIES } from '../../corpus/vocabulary/index.ts';
 import { openPdf } from '../../src/extraction/pdf-text.ts';
 
 const cents = (n: number) => Math.round(n * 100);
@@ -62,6 +63,32 @@ describe('corpus generator', () => {
     const other = await generateDocument(6, doc!);
     expect(other.entry.expected).not.toEqual(a.entry.expected);
   });
+
+  it('draws labels by mode: the same truth in every mode, held-apart labels printed, the issue-14 words in classic', async () => {
+    const plan = planCorpus({ seed: 12, count: LANGUAGES.length * LAYOUTS.length });
+    let held = 0;
+    for (const doc of plan.filter((d) => d.index % 4 === 0)) {
+      const classic = await generateDocument(12, doc, 'classic');
+      const heldApart = await generateDocument(12, doc, 'held-apart');
+      const where = classic.entry.file;
+      expect(heldApart.entry.expected, where).toEqual(classic.entry.expected);
+      expect(classic.entry.labels, where).toBe('engine');
+      expect(heldApart.entry.labels, where).toBe('held-apart');
+      const locale = classic.truth.locale.labels;
+      expect(locale.total, where).toContain(classic.entry.keyLabels.total);
+      expect(locale.invoiceNumber, where).toContain(classic.entry.keyLabels.invoiceNumber);
+      expect(
+        VOCABULARIES[doc.language].key.total.map((l) => l.toUpperCase()),
+        where,
+      ).toContain(heldApart.entry.keyLabels.total!.toUpperCase());
+      // What the manifest says is what the page prints (capitals or not).
+      const text = (await textLines(new Uint8Array(heldApart.pdf))).join('\n').toUpperCase();
+      expect(text, where).toContain(heldApart.entry.keyLabels.total!.toUpperCase());
+      expect(heldApart.faults, where).toEqual([]);
+    }
+    for (const doc of plan.slice(0, 15)) if ((await generateDocument(12, doc)).entry.labels === 'held-apart') held++;
+    expect(held).toBe(9);
+  }, 120_000);
 
   it('covers every language and layout family pair in 7 × 14 consecutive documents, with consistent totals printed on the page', async () => {
     const plan = planCorpus({ seed: 11, count: LANGUAGES.length * LAYOUTS.length });

@@ -1,0 +1,63 @@
+// What issue 48 adds to a document, drawn from a stream of its own (`…/extras`) so that the truth and the design
+// stay those of the issue-14 document with the same seed and index: labels from the held-apart vocabulary (or
+// the locale's, which are mostly the engine's own), labels in capitals or split over two lines. The `classic`
+// mode adds nothing: it writes the issue-14 corpus byte for byte.
+
+import type { Words } from './design.ts';
+import type { Rng } from './random.ts';
+import type { InvoiceTruth } from './truth.ts';
+import { KEY_LABELS, VOCABULARIES, type KeyLabel } from './vocabulary/index.ts';
+
+/** Where a corpus draws its labels from: `mixed` (the default) draws each document's from one of the two others. */
+export const LABEL_MODES = ['mixed', 'held-apart', 'engine', 'classic'] as const;
+export type LabelMode = (typeof LABEL_MODES)[number];
+
+/**
+ * In a `mixed` corpus, 3 of every 5 consecutive documents are held apart: most of it, with enough of the others to
+ * compare; by index, not drawn, so every family and language gets its share (5 and 14 have no common factor).
+ */
+export const heldApartInMix = (index: number) => index % 5 < 3;
+
+/** The labels of the numbers, dates and blocks that are not key fields, from the vocabulary in held-apart documents. */
+const DISTRACTOR_WORDS = ['customerNumber', 'orderNumber', 'orderDate', 'deliveryDate', 'deliveryNote', 'billTo', 'shipTo'] as const;
+
+export interface Extras {
+  /** The stream of every issue-48 choice, at pick and at render time. */
+  rng: Rng;
+  /** The key labels come from the held-apart vocabulary (else from the locale). */
+  heldApart: boolean;
+  /** Labels of the invoice data split over two lines where they have two words or more. */
+  splitLabels: boolean;
+  /** With split labels: the value on the label's first line (a top-aligned cell), else on its last. */
+  valueOnFirstLine: boolean;
+  /** A held-apart title line ("{invoice} {number} · {date}"), in place of the locale's. */
+  titleLine: string | null;
+}
+
+/** The document's issue-48 choices; changes `w` (the document's words) in place. Null in `classic` mode. */
+export function pickExtras(rng: Rng, t: InvoiceTruth, w: Words, mode: LabelMode, index: number): Extras | null {
+  if (mode === 'classic') return null;
+  const heldApart = mode === 'held-apart' || (mode === 'mixed' && heldApartInMix(index));
+  const v = VOCABULARIES[t.language];
+  if (heldApart) {
+    for (const f of KEY_LABELS) w[f] = rng.pick(v.key[f]);
+    for (const f of DISTRACTOR_WORDS) w[f] = rng.pick(v.other[f]);
+    w.sheetItemsSum = w.itemsTotal;
+  }
+  if (rng.chance(0.15)) for (const f of [...KEY_LABELS, ...DISTRACTOR_WORDS]) w[f] = w[f].toUpperCase();
+  return {
+    rng,
+    heldApart,
+    splitLabels: rng.chance(0.3),
+    valueOnFirstLine: rng.chance(0.5),
+    titleLine: heldApart ? rng.pick(v.titleLine) : null,
+  };
+}
+
+/** The key labels a document's words hold (the eval splits documents by whether the engine's lists contain any). */
+export function keyLabelsOf(t: InvoiceTruth, w: Words): Partial<Record<KeyLabel | 'titleLine', string>> {
+  const out: Partial<Record<KeyLabel | 'titleLine', string>> = Object.fromEntries(KEY_LABELS.map((f) => [f, w[f]]));
+  // The data sheet prints its items total under a label of its own.
+  if (t.layout === 'data-sheet') out.itemsTotal = w.sheetItemsSum;
+  return out;
+}
