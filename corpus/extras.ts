@@ -1,9 +1,12 @@
 // What issue 48 adds to a document, drawn from a stream of its own (`…/extras`) so that the truth and the design
 // stay those of the issue-14 document with the same seed and index: labels from the held-apart vocabulary (or
-// the locale's, which are mostly the engine's own), labels in capitals or split over two lines. The `classic`
-// mode adds nothing: it writes the issue-14 corpus byte for byte.
+// the locale's, which are mostly the engine's own), labels in capitals or split over two lines, and the other
+// numbers and dates a real invoice prints (distractors.ts). The `classic` mode adds nothing: it writes the issue-14
+// corpus byte for byte.
 
 import type { Words } from './design.ts';
+import { planDistractors, type DistractorPlan } from './distractors.ts';
+import { NARROW } from './layouts.ts';
 import type { Rng } from './random.ts';
 import type { InvoiceTruth } from './truth.ts';
 import { KEY_LABELS, VOCABULARIES, type KeyLabel } from './vocabulary/index.ts';
@@ -32,6 +35,8 @@ export interface Extras {
   valueOnFirstLine: boolean;
   /** A held-apart title line ("{invoice} {number} · {date}"), in place of the locale's. */
   titleLine: string | null;
+  /** The other numbers and dates it prints (none on till receipts). */
+  plan: DistractorPlan | null;
 }
 
 /** The document's issue-48 choices; changes `w` (the document's words) in place. Null in `classic` mode. */
@@ -51,6 +56,7 @@ export function pickExtras(rng: Rng, t: InvoiceTruth, w: Words, mode: LabelMode,
     splitLabels: rng.chance(0.3),
     valueOnFirstLine: rng.chance(0.5),
     titleLine: heldApart ? rng.pick(v.titleLine) : null,
+    plan: NARROW.has(t.layout) ? null : planDistractors(rng, t),
   };
 }
 

@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pickDesign, pickWords, formatters } from './design.ts';
+import { distractorRecord, type DistractorRecord } from './distractors.ts';
 import { keyLabelsOf, pickExtras, type LabelMode } from './extras.ts';
 import { LAYOUTS, NARROW, type LayoutFamily } from './layouts.ts';
 import { LANGUAGES, LOCALES, type Language } from './locales/index.ts';
@@ -44,6 +45,8 @@ export interface CorpusEntry {
   labels: 'held-apart' | 'engine';
   /** The key labels the document's words hold, and its title line's template when the title carries number and date. */
   keyLabels: Record<string, string>;
+  /** The other numbers and dates the document prints, and the names and amounts a field could be mistaken for. */
+  distractors: DistractorRecord;
   expected: ReturnType<typeof expectedOf>;
 }
 
@@ -82,7 +85,7 @@ export async function generateDocument(seed: number, doc: PlannedDocument, mode:
   const producer = pickProducer(new Rng(`${key}/producer`));
   const x = pickExtras(new Rng(`${key}/extras`), t, w, mode, doc.index);
   const c = new Canvas(d.face, d.page, `${w.invoice} ${t.number}`, producer);
-  const ctx: Ctx = { c, t, w, d, f: formatters(t), rng, dueShown: false, x, keyLabels: keyLabelsOf(t, w) };
+  const ctx: Ctx = { c, t, w, d, f: formatters(t), rng, dueShown: false, x, keyLabels: keyLabelsOf(t, w), printed: { numbers: {}, dates: {} } };
   const pdf = await (NARROW.has(t.layout) ? renderNarrow(ctx) : t.layout === 'data-sheet' ? renderSheet(ctx) : renderInvoice(ctx));
   const file = `gen-${seed}-${String(doc.index).padStart(4, '0')}-${doc.language}-${doc.layout}.pdf`;
   const entry: CorpusEntry = {
@@ -96,6 +99,7 @@ export async function generateDocument(seed: number, doc: PlannedDocument, mode:
     pages: c.pageCount,
     labels: x?.heldApart ? 'held-apart' : 'engine',
     keyLabels: ctx.keyLabels,
+    distractors: distractorRecord(t, x?.plan ?? null, ctx.printed),
     expected: expectedOf(t),
   };
   return { pdf, entry, truth: t, faults: c.faults() };

@@ -6,6 +6,7 @@ import type { Extras } from '../extras.ts';
 import type { Canvas } from '../pdf/canvas.ts';
 import type { Rng } from '../random.ts';
 import type { InvoiceTruth } from '../truth.ts';
+import type { Printed } from './distractors.ts';
 
 export interface Ctx {
   c: Canvas;
@@ -20,6 +21,8 @@ export interface Ctx {
   x: Extras | null;
   /** The key labels printed (the manifest's `keyLabels`); a renderer adds the title line's template when it prints one. */
   keyLabels: Record<string, string>;
+  /** The other numbers and dates printed (the manifest's `distractors`). */
+  printed: Printed;
 }
 
 /** Replaces {name} placeholders. */

@@ -2,6 +2,7 @@
 // in one of four styles: labels left of values, labels above values, a two-column header, or a title line.
 
 import { box, fill, lab, lead, letterheadName, type Ctx } from './context.ts';
+import { buyerNumberLines, newPairs, planned, sellerVatId, shownDate, shownNumber } from './distractors.ts';
 
 type Pair = [string, string];
 
@@ -15,13 +16,18 @@ function metaPairs(ctx: Ctx, withNumberAndDate: boolean): Pair[] {
       ]
     : [];
   if (withNumberAndDate && rng.chance(0.3)) head.reverse();
-  const rest: Pair[] = [];
-  if (rng.chance(0.6)) rest.push([w.customerNumber, t.customerNumber]);
-  if (rng.chance(0.45)) rest.push([w.orderNumber, t.orderNumber]);
-  if (rng.chance(0.25)) rest.push([w.orderDate, f.date(t.orderDate)]);
-  if (rng.chance(0.35)) rest.push([w.deliveryDate, f.date(t.deliveryDate)]);
-  if (rng.chance(0.2)) rest.push([w.deliveryNote, t.deliveryNote]);
+  let rest: Pair[] = [];
+  if (planned(ctx, 0.6, 'customerNumber')) rest.push([w.customerNumber, shownNumber(ctx, 'customerNumber', t.customerNumber)]);
+  if (planned(ctx, 0.45, 'orderNumber')) rest.push([w.orderNumber, shownNumber(ctx, 'orderNumber', t.orderNumber)]);
+  if (planned(ctx, 0.25, 'orderDate')) rest.push([w.orderDate, shownDate(ctx, 'orderDate', t.orderDate)]);
+  if (planned(ctx, 0.35, 'deliveryDate')) rest.push([w.deliveryDate, shownDate(ctx, 'deliveryDate', t.deliveryDate)]);
+  if (planned(ctx, 0.2, 'deliveryNote')) rest.push([w.deliveryNote, shownNumber(ctx, 'deliveryNote', t.deliveryNote)]);
   if (rng.chance(0.15)) rest.push([w.currency, t.currency.code]);
+  // The kinds issue 14 never printed, then every pair in an order of the document's own.
+  if (ctx.x) {
+    const all = [...rest, ...newPairs(ctx)];
+    rest = ctx.x.rng.sample(all, all.length);
+  }
   if (t.due.kind === 'date' && rng.chance(0.75)) {
     ctx.dueShown = true;
     rest.splice(rng.int(0, rest.length), 0, [w.dueDate, f.date(t.due.date)]);
@@ -102,7 +108,7 @@ function drawLetterhead(ctx: Ctx, y: number): number {
   const lines = rng.chance(0.5)
     ? [`${s.street} · ${s.cityLine}${rng.chance(0.4) ? ` · ${s.country.name}` : ''}`, `${ctx.w.phone} ${s.phone} · ${s.email}`]
     : [s.street, s.cityLine, ...(rng.chance(0.4) ? [s.country.name] : []), `${ctx.w.phone} ${s.phone}`, s.email];
-  if (rng.chance(0.3)) lines.push(`${vatLabel(ctx)} ${s.vatId}`);
+  if (rng.chance(0.3)) lines.push(`${vatLabel(ctx)} ${sellerVatId(ctx)}`);
   for (const l of lines) {
     c.text(l, x, y, { size: d.size - 1, align, color: '#333333' });
     y += lead(d.size - 1);
@@ -129,7 +135,8 @@ function drawBuyer(ctx: Ctx, x: number, y: number, width: number): number {
   const bu = t.buyer;
   const lines = [bu.name, ...(rng.chance(0.35) ? [bu.contact] : []), bu.street, bu.cityLine];
   if (bu.country !== t.seller.country || rng.chance(0.3)) lines.push(bu.country.name);
-  if (rng.chance(0.3)) lines.push(`${vatLabel(ctx)} ${bu.vatId}`);
+  if (planned(ctx, 0.3, 'buyerVatId')) lines.push(`${vatLabel(ctx)} ${shownNumber(ctx, 'buyerVatId', bu.vatId)}`);
+  lines.push(...buyerNumberLines(ctx));
   for (const l of lines) put(l, d.size + 0.5);
   if (t.shipTo) {
     y += 6;
@@ -151,7 +158,7 @@ export function drawHeader(ctx: Ctx): number {
     let ly = y;
     const { big, small } = letterheadName(ctx);
     for (const l of c.wrap(big, b.width * 0.5, 13, true)) (c.text(l, b.left, ly, { size: 13, bold: true, color: d.accent }), (ly += lead(13)));
-    for (const l of [small, s.street, s.cityLine, s.country.name, `${w.phone} ${s.phone}`, `${w.email} ${s.email}`, `${vatLabel(ctx)} ${s.vatId}`]) {
+    for (const l of [small, s.street, s.cityLine, s.country.name, `${w.phone} ${s.phone}`, `${w.email} ${s.email}`, `${vatLabel(ctx)} ${sellerVatId(ctx)}`]) {
       if (!l) continue;
       c.text(l, b.left, ly, { size: d.size - 0.5 });
       ly += lead(d.size - 0.5);

@@ -3,6 +3,7 @@
 
 import type { Language } from '../locales/types.ts';
 import { drawGrid, lab, lead, letterheadName, type Ctx } from './context.ts';
+import { sellerVatId } from './distractors.ts';
 import { vatLabel } from './header.ts';
 
 const SLIP: Record<Language, { amount: string; approved: string; auth: string; terminal: string }> = {
@@ -48,7 +49,7 @@ export function renderNarrow(ctx: Ctx): Promise<Buffer> {
   centre(s.street);
   centre(s.cityLine);
   if (rng.chance(0.6)) centre(`${w.phone} ${s.phone}`);
-  centre(`${vatLabel(ctx)} ${s.vatId}`);
+  centre(`${vatLabel(ctx)} ${sellerVatId(ctx)}`);
   y += 6;
   centre(rng.chance(0.6) ? w.receiptTitle : w.invoice, { bold: true, size: size + 1 });
   const time = `${String(rng.int(7, 22)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}`;

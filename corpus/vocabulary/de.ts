@@ -36,5 +36,5 @@ export const de: Vocabulary = {
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, ausgestellt {date}', '{invoice} {number} / {date}'],
   rights: ['Alle Rechte vorbehalten.', 'Alle Rechte vorbehalten'],
-  taxNumber: ['###/###/#####', '##/###/#####'],
+  taxNumber: { DE: ['###/###/#####', '##/###/#####'], AT: ['## ###/####'] },
 };

@@ -37,5 +37,5 @@ export const en: Vocabulary = {
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, {date}', '{invoice} – {number} – {date}', '{invoice} {number} / {date}'],
   rights: ['All rights reserved.', 'Registered trademark.', 'All rights reserved'],
-  taxNumber: ['##########', '### ### ####'],
+  taxNumber: { GB: ['##########', '### ### ####'] },
 };

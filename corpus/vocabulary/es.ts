@@ -36,5 +36,5 @@ export const es: Vocabulary = {
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, expedida el {date}', '{invoice} {number} / {date}'],
   rights: ['Todos los derechos reservados.', 'Todos los derechos reservados'],
-  taxNumber: ['##.######/M', '##.#####/B'],
+  taxNumber: { ES: ['##.######/M', '##.#####/B'] },
 };

@@ -36,5 +36,5 @@ export const fr: Vocabulary = {
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, établie le {date}', '{invoice} {number} / {date}'],
   rights: ['Tous droits réservés.', 'Tous droits réservés'],
-  taxNumber: ['### ### ###'],
+  taxNumber: { FR: ['### ### ###'] },
 };

@@ -36,5 +36,5 @@ export const it: Vocabulary = {
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, emessa in data {date}', '{invoice} {number} / {date}'],
   rights: ['Tutti i diritti riservati.', 'Tutti i diritti riservati'],
-  taxNumber: ['###########'],
+  taxNumber: { IT: ['###########'] },
 };

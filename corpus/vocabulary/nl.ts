@@ -36,5 +36,5 @@ export const nl: Vocabulary = {
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, uitgegeven op {date}', '{invoice} {number} / {date}'],
   rights: ['Alle rechten voorbehouden.', 'Alle rechten voorbehouden'],
-  taxNumber: ['#########'],
+  taxNumber: { NL: ['#########'] },
 };

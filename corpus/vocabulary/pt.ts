@@ -36,5 +36,5 @@ export const pt: Vocabulary = {
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, emitida a {date}', '{invoice} {number} / {date}'],
   rights: ['Todos os direitos reservados.', 'Todos os direitos reservados'],
-  taxNumber: ['#####'],
+  taxNumber: { PT: ['#####'] },
 };

@@ -43,6 +43,6 @@ export interface Vocabulary {
   titleLine: readonly string[];
   /** What follows "© {year} {name}" in a footer ("All rights reserved."). */
   rights: readonly string[];
-  /** The tax number's format in this language's main country ("143/123/45678"); # is a digit. */
-  taxNumber: readonly string[];
+  /** The seller's tax number by country ("143/123/45678"; # is a digit): countries without one print none. */
+  taxNumber: Partial<Record<string, readonly string[]>>;
 }

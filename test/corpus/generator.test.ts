@@ -1,11 +1,11 @@
 // The generated corpus is an instrument: the same seed must give the same documents, its ground truth must add up,
 // and what the truth says must be printed on the page (readable from the text layer, nothing off the page or drawn
-// over other text).
+// over other text), and so must the other numbers and dates the manifest says it prints (issue 48).
 
 import { describe, expect, it } from 'vitest';
 import { formatters } from '../../corpus/design.ts';
 import { generateDocument, planCorpus } from '../../corpus/generate.ts';
-import { LAYOUTS } from '../../corpus/layouts.ts';
+import { LAYOUTS, NARROW } from '../../corpus/layouts.ts';
 import { LANGUAGES } from '../../corpus/locales/index.ts';
 import { VOCABULARIES } from '../../corpus/vocabulary/index.ts';
 import { openPdf } from '../../src/extraction/pdf-text.ts';
@@ -125,6 +125,22 @@ describe('corpus generator', () => {
       expect(printed(t.subtotal), `${where}: subtotal`).toBe(true);
       if (t.taxes.length === 1) expect(printed(t.tax), `${where}: tax`).toBe(true);
       for (const l of t.lines) expect(printed(l.amount), `${where}: line ${l.description}`).toBe(true);
+      // The other numbers and dates the manifest names are printed; an invoice (not a till receipt) has 5–15 and 2–5.
+      const { numbers, dates } = entry.distractors;
+      const tokens = new Set(text.split(/\s+/));
+      for (const [kind, value] of Object.entries(numbers))
+        for (const token of value.split(/\s+/)) expect(tokens.has(token), `${where}: ${kind} ${value}`).toBe(true);
+      for (const [kind, iso] of Object.entries(dates)) {
+        const [y, m, d] = iso.split('-').map(Number);
+        // A long date may wrap in a narrow cell: then each of its words is printed.
+        const date = f.date({ y: y!, m: m!, d: d! });
+        expect(text.includes(date) || date.split(' ').every((w) => tokens.has(w)), `${where}: ${kind} ${date}`).toBe(true);
+      }
+      if (NARROW.has(doc.layout)) continue;
+      expect(Object.keys(numbers).filter((k) => !k.startsWith('gtin')).length, `${where}: other numbers`).toBeGreaterThanOrEqual(5);
+      expect(Object.keys(numbers).filter((k) => !k.startsWith('gtin')).length, `${where}: other numbers`).toBeLessThanOrEqual(15);
+      expect(Object.keys(dates).length, `${where}: other dates`).toBeGreaterThanOrEqual(2);
+      expect(Object.keys(dates).length, `${where}: other dates`).toBeLessThanOrEqual(5);
     }
   }, 120_000);
 });
