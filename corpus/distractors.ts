@@ -48,6 +48,8 @@ export interface DistractorPlan {
   copyright: string | null;
   /** "Account holder: <seller>" with the bank details. */
   accountHolder: boolean;
+  /** "<seller> · <register or address> · <directors>" on a line of its own at the foot of every page. */
+  legalLine: boolean;
   /** A GTIN row under each item, or none. */
   gtins: string[] | null;
 }
@@ -120,6 +122,7 @@ export function planDistractors(rng: Rng, t: InvoiceTruth): DistractorPlan {
     directors,
     copyright: rng.chance(0.35) ? `© ${y} ${rng.chance(0.5) ? t.seller.brand : t.seller.name}. ${rng.pick(v.rights)}` : null,
     accountHolder: rng.chance(0.3),
+    legalLine: false,
     gtins: rng.chance(0.25) ? t.lines.map((l) => (l.isDiscount ? '' : gs1((GS1_PREFIX[t.country.code] ?? '40') + rng.chars(10, D)))) : null,
   };
 }

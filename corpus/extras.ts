@@ -37,6 +37,10 @@ export interface Extras {
   titleLine: string | null;
   /** The other numbers and dates it prints (none on till receipts). */
   plan: DistractorPlan | null;
+  /** The letterhead's name drawn as a logo (vector paths, not in the text layer). */
+  logo: boolean;
+  /** A line of the letterhead naming the seller: "Sold by: <name>", or "<name> · VAT No. …". */
+  sellerLine: 'soldBy' | 'vatLine' | null;
 }
 
 /** The document's issue-48 choices; changes `w` (the document's words) in place. Null in `classic` mode. */
@@ -50,13 +54,24 @@ export function pickExtras(rng: Rng, t: InvoiceTruth, w: Words, mode: LabelMode,
     w.sheetItemsSum = w.itemsTotal;
   }
   if (rng.chance(0.15)) for (const f of [...KEY_LABELS, ...DISTRACTOR_WORDS]) w[f] = w[f].toUpperCase();
+  const plan = NARROW.has(t.layout) ? null : planDistractors(rng, t);
+  // A name only in a logo is still in the text elsewhere, as on real invoices: a legal line at the foot of the page,
+  // the account holder, a "Sold by" line or the VAT id's line (besides the footer's address block, when there is
+  // one). A "Sold by" line alone comes up too (its prefix is no part of the name).
+  const a4 = plan !== null && t.layout !== 'data-sheet';
+  const logo = a4 && rng.chance(0.2);
+  const evidence = logo ? rng.pick(['legalLine', 'holder', 'soldBy', 'vatLine'] as const) : a4 && rng.chance(0.1) ? ('soldBy' as const) : null;
+  if (plan && evidence === 'holder') plan.accountHolder = true;
+  if (plan && evidence === 'legalLine') plan.legalLine = true;
   return {
     rng,
     heldApart,
     splitLabels: rng.chance(0.3),
     valueOnFirstLine: rng.chance(0.5),
     titleLine: heldApart ? rng.pick(v.titleLine) : null,
-    plan: NARROW.has(t.layout) ? null : planDistractors(rng, t),
+    plan,
+    logo,
+    sellerLine: evidence === 'soldBy' || evidence === 'vatLine' ? evidence : null,
   };
 }
 

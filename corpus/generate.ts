@@ -47,6 +47,8 @@ export interface CorpusEntry {
   keyLabels: Record<string, string>;
   /** The other numbers and dates the document prints, and the names and amounts a field could be mistaken for. */
   distractors: DistractorRecord;
+  /** How the letterhead shows the seller's name: as text, or only as a logo (vector paths; the name is in the text elsewhere). */
+  sellerName: 'text' | 'logo';
   expected: ReturnType<typeof expectedOf>;
 }
 
@@ -73,6 +75,8 @@ export interface GeneratedDocument {
   truth: InvoiceTruth;
   /** Text off the page or drawn over other text (the generator's own checks; empty when the layout is sound). */
   faults: string[];
+  /** Where the seller's name was drawn as a logo (none when it is text). */
+  logos: ReturnType<Canvas['logos']>;
 }
 
 export async function generateDocument(seed: number, doc: PlannedDocument, mode: LabelMode = 'mixed'): Promise<GeneratedDocument> {
@@ -100,9 +104,10 @@ export async function generateDocument(seed: number, doc: PlannedDocument, mode:
     labels: x?.heldApart ? 'held-apart' : 'engine',
     keyLabels: ctx.keyLabels,
     distractors: distractorRecord(t, x?.plan ?? null, ctx.printed),
+    sellerName: x?.logo ? 'logo' : 'text',
     expected: expectedOf(t),
   };
-  return { pdf, entry, truth: t, faults: c.faults() };
+  return { pdf, entry, truth: t, faults: c.faults(), logos: c.logos() };
 }
 
 /** Writes the PDFs and their manifest.json into `dir`; returns the manifest. */

@@ -49,14 +49,26 @@ function fittedColumns(ctx: Ctx): { x: number; lines: string[] }[] | null {
   });
 }
 
-/** Height kept free at the bottom of every page (a copyright line takes the last line). */
+/** Lines at the very foot of every page: the legal line (the seller's name, register, directors), the copyright line. */
+function footLines(ctx: Ctx): string[] {
+  const plan = ctx.x?.plan;
+  const s = ctx.t.seller;
+  const legal = [
+    s.name,
+    s.register || `${s.street}, ${s.cityLine}`,
+    ...(s.director && ctx.t.country.code !== 'US' ? [`${lab(ctx, ctx.w.director)} ${(plan?.directors ?? []).join(', ')}`] : []),
+  ];
+  return [...(plan?.legalLine ? ctx.c.wrap(legal.join(' · '), box(ctx).width, smallSize(ctx)) : []), ...(plan?.copyright ? [plan.copyright] : [])];
+}
+
+/** Height kept free at the bottom of every page (the foot lines take the last lines). */
 export function footerHeight(ctx: Ctx): number {
   const small = smallSize(ctx);
   const cols = ctx.d.footer === 'columns' ? fittedColumns(ctx) : null;
-  const copyright = ctx.x?.plan?.copyright ? lead(small) : 0;
-  if (ctx.d.footer === 'none') return lead(small) + 6 + copyright;
-  if (!cols) return 6 * lead(small) + 10 + copyright;
-  return Math.max(...cols.map((col) => col.lines.length)) * lead(small) + lead(small) + 12 + copyright;
+  const foot = footLines(ctx).length * lead(small);
+  if (ctx.d.footer === 'none') return lead(small) + 6 + foot;
+  if (!cols) return 6 * lead(small) + 10 + foot;
+  return Math.max(...cols.map((col) => col.lines.length)) * lead(small) + lead(small) + 12 + foot;
 }
 
 export function drawFooters(ctx: Ctx): void {
@@ -66,12 +78,12 @@ export function drawFooters(ctx: Ctx): void {
   const cols = d.footer === 'none' ? [] : footerColumns(ctx);
   const fitted = d.footer === 'columns' ? fittedColumns(ctx) : null;
   const numbered = c.pageCount > 1 || rng.chance(0.2);
-  const copyright = ctx.x?.plan?.copyright;
+  const foot = footLines(ctx);
   for (let i = 0; i < c.pageCount; i++) {
     c.onPage(i);
     let y = b.bottom - footerHeight(ctx) + lead(small);
     if (numbered) c.text(fill(w.page, { p: i + 1, n: c.pageCount }), b.right, y - lead(small) - 2, { size: small, align: 'right' });
-    if (copyright) c.text(copyright, b.left + b.width / 2, b.bottom - lead(small), { size: small, align: 'center', color: '#666666' });
+    foot.forEach((l, k) => c.text(l, b.left + b.width / 2, b.bottom - (foot.length - k) * lead(small), { size: small, align: 'center', color: '#666666' }));
     if (d.footer === 'none') continue;
     c.line(b.left, y - 3, b.right, y - 3, 0.4, '#888888');
     if (!fitted) {

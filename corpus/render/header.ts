@@ -1,6 +1,7 @@
 // The top of an A4/Letter invoice: letterhead, title, the buyer's address (the distractor), and the invoice data
 // in one of four styles: labels left of values, labels above values, a two-column header, or a title line.
 
+import type { TextOptions } from '../pdf/canvas.ts';
 import { box, fill, lab, lead, letterheadName, type Ctx } from './context.ts';
 import { buyerNumberLines, newPairs, planned, sellerVatId, shownDate, shownNumber } from './distractors.ts';
 
@@ -52,13 +53,13 @@ function drawLabelLeft(ctx: Ctx, pairs: Pair[], x: number, y: number, right: num
     const lines = splitLabel(ctx, lab(ctx, l)) ?? [lab(ctx, l)];
     lines.forEach((s, i) => c.text(s, x, y + i * lead(size), { size }));
     const labelEnd = y + (lines.length - 1) * lead(size);
-    // Beside a split label, on its first or its last line.
-    if (lines.length > 1 && !ctx.x?.valueOnFirstLine) y = labelEnd;
-    // A value too long for the rest of the line goes on a line of its own.
-    if (Math.max(...lines.map((s) => c.measure(s, size))) + c.measure(v, size) + 10 > right - x) y += lead(size);
-    if (alignRight) c.text(v, right, y, { size, align: 'right' });
-    else c.text(v, Math.min(x + labelW, right - c.measure(v, size)), y, { size });
-    y = Math.max(y, labelEnd) + lead(size);
+    // Beside a split label, on its first or its last line; a value too long for the rest of the line goes on a line
+    // of its own, below the label.
+    let vy = lines.length > 1 && !ctx.x?.valueOnFirstLine ? labelEnd : y;
+    if (Math.max(...lines.map((s) => c.measure(s, size))) + c.measure(v, size) + 10 > right - x) vy = labelEnd + lead(size);
+    if (alignRight) c.text(v, right, vy, { size, align: 'right' });
+    else c.text(v, Math.min(x + labelW, right - c.measure(v, size)), vy, { size });
+    y = Math.max(vy, labelEnd) + lead(size);
   }
   return y;
 }
@@ -91,6 +92,15 @@ function drawLabelAbove(ctx: Ctx, pairs: Pair[], y: number): number {
   return y;
 }
 
+/** The letterhead's name: text, or a logo (vector paths only) on documents whose name is only in their logo. */
+const drawName = (ctx: Ctx, s: string, x: number, y: number, o: TextOptions) => (ctx.x?.logo ? ctx.c.logo(s, x, y, o) : ctx.c.text(s, x, y, o));
+
+/** "Sold by: <name>" under the name, when the document prints one. */
+const soldBy = (ctx: Ctx): string[] => (ctx.x?.sellerLine === 'soldBy' && ctx.x.plan ? [`${lab(ctx, ctx.x.plan.labels.seller)} ${ctx.t.seller.name}`] : []);
+
+/** The VAT id's line; "<name> · VAT No. …" on documents that name the seller there. */
+const vatLine = (ctx: Ctx) => `${ctx.x?.sellerLine === 'vatLine' ? `${ctx.t.seller.name} · ` : ''}${vatLabel(ctx)} ${sellerVatId(ctx)}`;
+
 function drawLetterhead(ctx: Ctx, y: number): number {
   const { c, d, t, rng } = ctx;
   const b = box(ctx);
@@ -99,7 +109,7 @@ function drawLetterhead(ctx: Ctx, y: number): number {
   const bigSize = rng.pick([13, 15, 17, 20]);
   const x = d.letterhead === 'left' ? b.left : d.letterhead === 'right' ? b.right : b.left + b.width / 2;
   const align = d.letterhead;
-  c.text(big, x, y, { size: bigSize, bold: true, align, color: d.accent });
+  drawName(ctx, big, x, y, { size: bigSize, bold: true, align, color: d.accent });
   y += lead(bigSize);
   if (small) {
     c.text(small, x, y, { size: d.size, align });
@@ -108,7 +118,8 @@ function drawLetterhead(ctx: Ctx, y: number): number {
   const lines = rng.chance(0.5)
     ? [`${s.street} · ${s.cityLine}${rng.chance(0.4) ? ` · ${s.country.name}` : ''}`, `${ctx.w.phone} ${s.phone} · ${s.email}`]
     : [s.street, s.cityLine, ...(rng.chance(0.4) ? [s.country.name] : []), `${ctx.w.phone} ${s.phone}`, s.email];
-  if (rng.chance(0.3)) lines.push(`${vatLabel(ctx)} ${sellerVatId(ctx)}`);
+  lines.unshift(...soldBy(ctx));
+  if (rng.chance(0.3) || ctx.x?.sellerLine === 'vatLine') lines.push(vatLine(ctx));
   for (const l of lines) {
     c.text(l, x, y, { size: d.size - 1, align, color: '#333333' });
     y += lead(d.size - 1);
@@ -157,11 +168,14 @@ export function drawHeader(ctx: Ctx): number {
     const s = t.seller;
     let ly = y;
     const { big, small } = letterheadName(ctx);
-    for (const l of c.wrap(big, b.width * 0.5, 13, true)) (c.text(l, b.left, ly, { size: 13, bold: true, color: d.accent }), (ly += lead(13)));
-    for (const l of [small, s.street, s.cityLine, s.country.name, `${w.phone} ${s.phone}`, `${w.email} ${s.email}`, `${vatLabel(ctx)} ${sellerVatId(ctx)}`]) {
+    for (const l of c.wrap(big, b.width * 0.5, 13, true)) (drawName(ctx, l, b.left, ly, { size: 13, bold: true, color: d.accent }), (ly += lead(13)));
+    for (const l of [small, ...soldBy(ctx), s.street, s.cityLine, s.country.name, `${w.phone} ${s.phone}`, `${w.email} ${s.email}`, vatLine(ctx)]) {
       if (!l) continue;
-      c.text(l, b.left, ly, { size: d.size - 0.5 });
-      ly += lead(d.size - 0.5);
+      // Issue-48 lines ("Sold by: …") can be long: wrapped within the seller's half (issue-14 lines always fit).
+      for (const part of ctx.x ? c.wrap(l, b.width * 0.53, d.size - 0.5) : [l]) {
+        c.text(part, b.left, ly, { size: d.size - 0.5 });
+        ly += lead(d.size - 0.5);
+      }
     }
     const ry = drawBuyer(ctx, b.left + b.width * 0.55, y, b.width * 0.45);
     y = Math.max(ly, ry) + 18;
@@ -205,7 +219,10 @@ export function drawHeader(ctx: Ctx): number {
 export function drawContinuationHeader(ctx: Ctx): number {
   const { c, d, t, w } = ctx;
   const b = box(ctx);
-  c.text(t.seller.name, b.left, b.top, { size: d.size, bold: true });
-  c.text(`${w.invoice} ${t.number} ${w.continued}`, b.right, b.top, { size: d.size, align: 'right' });
-  return b.top + lead(d.size) * 2 + 10;
+  const which = `${w.invoice} ${t.number} ${w.continued}`;
+  const nameW = c.text(t.seller.name, b.left, b.top, { size: d.size, bold: true });
+  // Issue-48 documents get more pages: a long name and the invoice's line then share no line.
+  const below = ctx.x !== null && nameW + c.measure(which, d.size) + 12 > b.width;
+  c.text(which, b.right, b.top + (below ? lead(d.size) : 0), { size: d.size, align: 'right' });
+  return b.top + lead(d.size) * (below ? 3 : 2) + 10;
 }

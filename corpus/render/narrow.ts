@@ -32,7 +32,12 @@ export function renderNarrow(ctx: Ctx): Promise<Buffer> {
   };
   const pair = (l: string, r: string, bold = false, s = size) => {
     if (l && r && c.measure(l, s, bold) + c.measure(r, s, bold) + 6 > width) pair(l, '', bold, s);
-    else if (l) c.text(l, m, y, { size: s, bold });
+    else if (l && ctx.x && c.measure(l, s, bold) > width) {
+      // A held-apart label can be wider than a 58 mm roll: wrapped, the right-hand text on its last line.
+      const parts = c.wrap(l, width, s, bold);
+      parts.forEach((part, i) => c.text(part, m, y + i * lead(s), { size: s, bold }));
+      y += (parts.length - 1) * lead(s);
+    } else if (l) c.text(l, m, y, { size: s, bold });
     if (r) c.text(r, right, y, { size: s, bold, align: 'right' });
     y += lead(s);
   };

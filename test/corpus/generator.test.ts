@@ -90,6 +90,36 @@ describe('corpus generator', () => {
     expect(held).toBe(9);
   }, 120_000);
 
+  it('draws a name shown only as a logo as paths: no text where it stands, every word of it in the text elsewhere', async () => {
+    let logos = 0;
+    for (const doc of planCorpus({ seed: 21, count: 42 })) {
+      const g = await generateDocument(21, doc, 'held-apart');
+      const where = g.entry.file;
+      expect(g.logos.length > 0, where).toBe(g.entry.sellerName === 'logo');
+      if (!g.logos.length) continue;
+      logos++;
+      const pdf = await openPdf(new Uint8Array(g.pdf));
+      try {
+        for (const b of g.logos) {
+          const inside = (await pdf.readTextPage(b.page + 1)).words.filter((w) => {
+            const [cx, cy] = [w.x + w.width / 2, w.y + w.height / 2];
+            return cx > b.x && cx < b.x + b.w && cy > b.y && cy < b.y + b.h;
+          });
+          expect(
+            inside.map((w) => w.text),
+            where,
+          ).toEqual([]);
+        }
+      } finally {
+        await pdf.close();
+      }
+      const printedWords = new Set(words((await textLines(new Uint8Array(g.pdf))).join('\n')));
+      for (const token of words(g.entry.expected.vendorName)) expect(printedWords.has(token), `${where}: vendor word ${token}`).toBe(true);
+      expect(g.faults, where).toEqual([]);
+    }
+    expect(logos).toBeGreaterThanOrEqual(4);
+  }, 60_000);
+
   it('covers every language and layout family pair in 7 × 14 consecutive documents, with consistent totals printed on the page', async () => {
     const plan = planCorpus({ seed: 11, count: LANGUAGES.length * LAYOUTS.length });
     expect(new Set(plan.map((d) => `${d.language}/${d.layout}`)).size).toBe(LANGUAGES.length * LAYOUTS.length);
