@@ -131,7 +131,7 @@ export function planDistractors(rng: Rng, t: InvoiceTruth): DistractorPlan {
 export interface DistractorRecord {
   numbers: Record<string, string>;
   dates: Record<string, string>;
-  /** Names a vendor could be mistaken for: the buyer, the delivery address, directors, the brand, the bank, a copyright line. */
+  /** Names a vendor could be mistaken for (the buyer, the delivery address, directors, the brand, the bank, a copyright line), addresses and the phone number. */
   names: Record<string, string>;
   /** Amounts a total, net or tax could be mistaken for: items total, prepaid, amount due, each rate's base and tax. */
   amounts: Record<string, number>;
@@ -149,6 +149,9 @@ export function distractorRecord(
     bank: s.bank.bank,
     director: (plan?.directors ?? [s.director]).join(', '),
     contact: s.contact,
+    sellerAddress: `${s.street} ${s.cityLine}`,
+    buyerAddress: `${t.buyer.street} ${t.buyer.cityLine}`,
+    phone: s.phone,
   };
   if (t.shipTo) names.shipTo = t.shipTo.name;
   if (plan?.copyright) names.copyright = plan.copyright;

@@ -81,21 +81,27 @@ describe('eval scoring', () => {
       distractors: {
         numbers: { customerNumber: 'KD-4711', gtin2: '4012345678901' },
         dates: { printDate: '2024-06-07' },
-        names: { buyer: 'Hotel Edelweiß GmbH' },
-        amounts: { itemsTotal: 105 },
+        names: { buyer: 'Hotel Edelweiß GmbH', buyerAddress: 'Hauptstraße 5 80331 München' },
+        amounts: { itemsTotal: 105, allowance: 5 },
       },
     };
     expect(mistakeOf('invoiceNumber', 'KD 4711', e)).toBe('customerNumber');
     expect(mistakeOf('invoiceNumber', '4012345678901', e)).toBe('gtin');
     expect(mistakeOf('invoiceNumber', 'Nr. RE-2024-001', e)).toBe('number with more');
     expect(mistakeOf('invoiceNumber', null, e)).toBe('nothing');
+    expect(mistakeOf('invoiceNumber', '80331', e)).toBe('part of an address or phone');
+    expect(mistakeOf('invoiceNumber', 'EUR 119', e)).toBe('an amount');
     expect(mistakeOf('invoiceDate', '2024-06-07', e)).toBe('printDate');
     expect(mistakeOf('invoiceDate', '2024-07-05', e)).toBe('dueDate');
     expect(mistakeOf('invoiceDate', '2024-05-06', e)).toBe('day and month swapped');
+    expect(mistakeOf('dueDate', '2024-07-07', e)).toBe('terms counted from printDate');
     expect(mistakeOf('vendorName', 'HOTEL EDELWEISS GMBH', e)).toBe('buyer');
-    expect(mistakeOf('vendorName', 'Sold by: Nordlicht Feinkost GmbH', e)).toBe('name with more words');
+    expect(mistakeOf('vendorName', 'Sold by: Nordlicht Feinkost GmbH', e)).toBe('a label kept before the name');
+    expect(mistakeOf('vendorName', 'Nordlicht Feinkost', e)).toBe('part of the name');
     expect(mistakeOf('total', 100, e)).toBe('subtotal');
     expect(mistakeOf('total', 105, e)).toBe('itemsTotal');
+    expect(mistakeOf('subtotal', 110, e)).toBe('items total with some adjustments');
+    expect(mistakeOf('subtotal', 81, e)).toBe('a lower amount less the tax');
     expect(mistakeOf('total', 7, e)).toBe('other');
   });
 
