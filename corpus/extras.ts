@@ -1,13 +1,13 @@
-// What issue 48 adds to a document, drawn from a stream of its own (`…/extras`) so that the truth and the design
-// stay those of the issue-14 document with the same seed and index: labels from the held-apart vocabulary (or
-// the locale's, which are mostly the engine's own), labels in capitals or split over two lines, and the other
-// numbers and dates a real invoice prints (distractors.ts). The `classic` mode adds nothing: it writes the issue-14
-// corpus byte for byte.
+// What issue 48 adds to a document, drawn from streams of its own (`…/extras`, `…/labels`, `…/render`) so that the
+// truth and the design stay those of the issue-14 document with the same seed and index: labels from the held-apart
+// vocabulary (or the locale's, which are mostly the engine's own), labels in capitals or split over two lines, the
+// other numbers and dates a real invoice prints (distractors.ts), a seller's name shown only as a logo. The
+// `classic` mode adds nothing: it writes the issue-14 corpus byte for byte.
 
 import type { Words } from './design.ts';
 import { planDistractors, type DistractorPlan } from './distractors.ts';
 import { NARROW } from './layouts.ts';
-import type { Rng } from './random.ts';
+import { Rng } from './random.ts';
 import type { InvoiceTruth } from './truth.ts';
 import { KEY_LABELS, VOCABULARIES, type KeyLabel } from './vocabulary/index.ts';
 
@@ -25,7 +25,7 @@ export const heldApartInMix = (index: number) => index % 5 < 3;
 const DISTRACTOR_WORDS = ['customerNumber', 'orderNumber', 'orderDate', 'deliveryDate', 'deliveryNote', 'billTo', 'shipTo'] as const;
 
 export interface Extras {
-  /** The stream of every issue-48 choice, at pick and at render time. */
+  /** The stream of the issue-48 choices made while rendering (the order of the invoice data, split labels). */
   rng: Rng;
   /** The key labels come from the held-apart vocabulary (else from the locale). */
   heldApart: boolean;
@@ -43,17 +43,18 @@ export interface Extras {
   sellerLine: 'soldBy' | 'vatLine' | null;
 }
 
-/** The document's issue-48 choices; changes `w` (the document's words) in place. Null in `classic` mode. */
-export function pickExtras(rng: Rng, t: InvoiceTruth, w: Words, mode: LabelMode, index: number): Extras | null {
+/**
+ * The document's issue-48 choices; changes `w` (the document's words) in place. Null in `classic` mode. Streams of
+ * their own, under the document's key: what every new mode shares (distractors, logo, capitals, split labels), the
+ * held-apart labels, and the draws made while rendering; so the `engine` and `held-apart` modes print the same
+ * documents with other labels.
+ */
+export function pickExtras(key: string, t: InvoiceTruth, w: Words, mode: LabelMode, index: number): Extras | null {
   if (mode === 'classic') return null;
-  const heldApart = mode === 'held-apart' || (mode === 'mixed' && heldApartInMix(index));
-  const v = VOCABULARIES[t.language];
-  if (heldApart) {
-    for (const f of KEY_LABELS) w[f] = rng.pick(v.key[f]);
-    for (const f of DISTRACTOR_WORDS) w[f] = rng.pick(v.other[f]);
-    w.sheetItemsSum = w.itemsTotal;
-  }
-  if (rng.chance(0.15)) for (const f of [...KEY_LABELS, ...DISTRACTOR_WORDS]) w[f] = w[f].toUpperCase();
+  const rng = new Rng(`${key}/extras`);
+  const caps = rng.chance(0.15);
+  const splitLabels = rng.chance(0.3);
+  const valueOnFirstLine = rng.chance(0.5);
   const plan = NARROW.has(t.layout) ? null : planDistractors(rng, t);
   // A name only in a logo is still in the text elsewhere, as on real invoices: a legal line at the foot of the page,
   // the account holder, a "Sold by" line or the VAT id's line (besides the footer's address block, when there is
@@ -63,12 +64,22 @@ export function pickExtras(rng: Rng, t: InvoiceTruth, w: Words, mode: LabelMode,
   const evidence = logo ? rng.pick(['legalLine', 'holder', 'soldBy', 'vatLine'] as const) : a4 && rng.chance(0.1) ? ('soldBy' as const) : null;
   if (plan && evidence === 'holder') plan.accountHolder = true;
   if (plan && evidence === 'legalLine') plan.legalLine = true;
+
+  const heldApart = mode === 'held-apart' || (mode === 'mixed' && heldApartInMix(index));
+  const v = VOCABULARIES[t.language];
+  const labels = new Rng(`${key}/labels`);
+  if (heldApart) {
+    for (const f of KEY_LABELS) w[f] = labels.pick(v.key[f]);
+    for (const f of DISTRACTOR_WORDS) w[f] = labels.pick(v.other[f]);
+    w.sheetItemsSum = w.itemsTotal;
+  }
+  if (caps) for (const f of [...KEY_LABELS, ...DISTRACTOR_WORDS]) w[f] = w[f].toUpperCase();
   return {
-    rng,
+    rng: new Rng(`${key}/render`),
     heldApart,
-    splitLabels: rng.chance(0.3),
-    valueOnFirstLine: rng.chance(0.5),
-    titleLine: heldApart ? rng.pick(v.titleLine) : null,
+    splitLabels,
+    valueOnFirstLine,
+    titleLine: heldApart ? labels.pick(v.titleLine) : null,
     plan,
     logo,
     sellerLine: evidence === 'soldBy' || evidence === 'vatLine' ? evidence : null,

@@ -87,7 +87,7 @@ export async function generateDocument(seed: number, doc: PlannedDocument, mode:
   const w = pickWords(rng, t);
   // Streams of their own: the producer style and the issue-48 extras never move the design or the truth drawn above.
   const producer = pickProducer(new Rng(`${key}/producer`));
-  const x = pickExtras(new Rng(`${key}/extras`), t, w, mode, doc.index);
+  const x = pickExtras(key, t, w, mode, doc.index);
   const c = new Canvas(d.face, d.page, `${w.invoice} ${t.number}`, producer);
   const ctx: Ctx = { c, t, w, d, f: formatters(t), rng, dueShown: false, x, keyLabels: keyLabelsOf(t, w), printed: { numbers: {}, dates: {} } };
   const pdf = await (NARROW.has(t.layout) ? renderNarrow(ctx) : t.layout === 'data-sheet' ? renderSheet(ctx) : renderInvoice(ctx));

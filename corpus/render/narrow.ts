@@ -58,9 +58,14 @@ export function renderNarrow(ctx: Ctx): Promise<Buffer> {
   y += 6;
   centre(rng.chance(0.6) ? w.receiptTitle : w.invoice, { bold: true, size: size + 1 });
   const time = `${String(rng.int(7, 22)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}`;
-  pair(`${lab(ctx, w.invoiceNumber)} ${t.number}`, rng.chance(0.5) ? `${lab(ctx, w.cashier)} ${rng.int(1, 9)}` : '');
+  /** "Label value" on one line; a held-apart label too long for the roll gets a line of its own, the value whole below it. */
+  const labelled = (label: string, value: string, right: string) => {
+    if (ctx.x && c.measure(`${label} ${value}`, size) > width) (pair(label, ''), pair(value, right));
+    else pair(`${label} ${value}`, right);
+  };
+  labelled(lab(ctx, w.invoiceNumber), t.number, rng.chance(0.5) ? `${lab(ctx, w.cashier)} ${rng.int(1, 9)}` : '');
   if (rng.chance(0.5)) pair(`${f.date(t.date)} ${time}`, '');
-  else pair(`${lab(ctx, w.invoiceDate)} ${f.date(t.date)}`, time);
+  else labelled(lab(ctx, w.invoiceDate), f.date(t.date), time);
   rule();
 
   const codes = t.taxes.map((x) => x.rate);
