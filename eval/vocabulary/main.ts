@@ -17,7 +17,7 @@ function table(title: string, rows: FieldOverlap[], keyFields: readonly string[]
   for (const r of rows) out.push(line(r.field, r.phrases, r.inEngineLists, r.readsStrong));
   const key = rows.filter((r) => keyFields.includes(r.field));
   const sum = (k: 'phrases' | 'inEngineLists' | 'readsStrong') => key.reduce((s, r) => s + r[k], 0);
-  out.push(line('key fields', sum('phrases'), sum('inEngineLists'), sum('readsStrong')));
+  if (key.length) out.push(line('key fields', sum('phrases'), sum('inEngineLists'), sum('readsStrong')));
   return out;
 }
 
