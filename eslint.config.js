@@ -106,6 +106,11 @@ const layering = [
   layers(['src/web/**/*.ts'], [NOT_DB, NOT_QUERIES, SERVICES_GRAPH_TYPE]),
   // The entries: only app/compose.ts builds the service graph.
   layers(['src/main.ts', 'src/cli.ts'], [SERVICES_GRAPH_TYPE]),
+  // The corpus keeps its labels apart from the engine's (issue 48): it never reads the engine's phrase lists.
+  layers(
+    ['corpus/**/*.ts'],
+    [restrict(['**/extraction/lang/**', '**/extraction/fields/**'], "The corpus draws its labels from corpus/vocabulary, never from the engine's lists.")],
+  ),
 ];
 
 export default tseslint.config(

@@ -1,5 +1,6 @@
-// `npm run corpus -- generate --out <dir> [--seed N] [--count M] [--languages de,fr] [--layouts boxed-table,…]`
-// writes generated invoices and their manifest.json (then `npm run eval -- <dir>` measures them).
+// `npm run corpus -- generate --out <dir> [--seed N] [--count M] [--languages de,fr] [--layouts boxed-table,…]
+// [--labels mixed|held-apart|engine|classic]` writes generated invoices and their manifest.json (then `npm run eval --
+// <dir>` measures them); `--labels classic` writes the issue-14 corpus byte for byte (corpus/extras.ts).
 // `npm run corpus -- strip <dir> <out-dir>` copies a labelled folder with the PDFs' embedded files removed.
 // `npm run corpus -- degrade <dir> <out-dir> --mode scan|photo [--seed N]` writes its PDFs as scans or photos.
 
@@ -21,7 +22,10 @@ async function main(argv: string[]) {
     const t0 = performance.now();
     const manifest = await writeCorpus(out, o);
     const pages = manifest.reduce((s, e) => s + e.pages, 0);
-    console.log(`${manifest.length} invoices (${pages} pages) in ${out} in ${((performance.now() - t0) / 1000).toFixed(1)} s; seed ${o.seed}`);
+    const held = manifest.filter((e) => e.labels === 'held-apart').length;
+    console.log(
+      `${manifest.length} invoices (${pages} pages) in ${out} in ${((performance.now() - t0) / 1000).toFixed(1)} s; seed ${o.seed}, labels ${o.labels ?? 'mixed'} (${held} held apart)`,
+    );
     console.log(`TrueType fonts found: ${installedTrueTypeFamilies().join(', ') || 'none (standard PDF fonts only)'}`);
     return;
   }
@@ -47,7 +51,7 @@ async function main(argv: string[]) {
     return;
   }
   throw new Error(
-    'usage: corpus generate --out <dir> [--seed N] [--count M] [--languages …] [--layouts …] | corpus strip <dir> <out-dir> | corpus degrade <dir> <out-dir> --mode scan|photo [--seed N]',
+    'usage: corpus generate --out <dir> [--seed N] [--count M] [--languages …] [--layouts …] [--labels …] | corpus strip <dir> <out-dir> | corpus degrade <dir> <out-dir> --mode scan|photo [--seed N]',
   );
 }
 

@@ -1,5 +1,6 @@
 // Command-line options shared by `npm run corpus` and `npm run eval -- --corpus`.
 
+import { LABEL_MODES, type LabelMode } from './extras.ts';
 import type { CorpusOptions } from './generate.ts';
 import { LAYOUTS, type LayoutFamily } from './layouts.ts';
 import { LANGUAGES, type Language } from './locales/index.ts';
@@ -39,7 +40,10 @@ function int(argv: readonly string[], name: string, fallback: number): number {
 export function corpusOptions(argv: readonly string[]): CorpusOptions {
   const languages = list<Language>(argv, 'languages', LANGUAGES);
   const layouts = list<LayoutFamily>(argv, 'layouts', LAYOUTS);
+  const [labels, ...more] = list<LabelMode>(argv, 'labels', LABEL_MODES) ?? [];
+  if (more.length) throw new Error('--labels takes one mode');
   return {
+    ...(labels ? { labels } : {}),
     seed: int(argv, 'seed', DEFAULT_SEED),
     count: int(argv, 'count', DEFAULT_COUNT),
     ...(languages ? { languages } : {}),

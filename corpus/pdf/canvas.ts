@@ -4,6 +4,7 @@
 
 import PDFDocument from 'pdfkit';
 import type { FontFace } from './fonts.ts';
+import { outline } from './logo.ts';
 import { drawOrder, writeRun, type Producer } from './producer.ts';
 import { Rng } from '../random.ts';
 
@@ -17,6 +18,7 @@ export interface TextOptions {
 
 type Op =
   | { kind: 'text'; s: string; x: number; y: number; w: number; size: number; bold: boolean; color: string }
+  | { kind: 'shape'; s: string; d: string; x: number; y: number; w: number; size: number; scale: number; ascent: number; color: string }
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; width: number; color: string }
   | { kind: 'rect'; x: number; y: number; w: number; h: number; fill: string | null; stroke: boolean };
 
@@ -78,6 +80,20 @@ export class Canvas {
     return w;
   }
 
+  /** Draws `s` as a logo (vector paths, not text: pdf/logo.ts) placed like `text`; returns its width. */
+  logo(s: string, x: number, y: number, o: TextOptions = {}): number {
+    const size = o.size ?? 9;
+    const { d, width: w, scale, ascent } = outline(this.doc, s, size);
+    const left = o.align === 'right' ? x - w : o.align === 'center' ? x - w / 2 : x;
+    this.pages[this.page]!.push({ kind: 'shape', s, d, x: left, y, w, size, scale, ascent, color: o.color ?? '#111111' });
+    return w;
+  }
+
+  /** Where logos were drawn: page index (0-based) and box, in points from the top-left corner. */
+  logos(): Array<{ page: number; x: number; y: number; w: number; h: number }> {
+    return this.pages.flatMap((ops, page) => ops.flatMap((o) => (o.kind === 'shape' ? [{ page, x: o.x, y: o.y, w: o.w, h: o.size * 1.2 }] : [])));
+  }
+
   /** Words of `s` in lines no wider than `width`. */
   wrap(s: string, width: number, size: number, bold = false): string[] {
     const lines: string[] = [];
@@ -104,7 +120,8 @@ export class Canvas {
   /** The lowest point drawn on a page (a till receipt's page ends a little below it). */
   bottom(i = this.page): number {
     let max = 0;
-    for (const op of this.pages[i]!) max = Math.max(max, op.kind === 'text' ? op.y + op.size * 1.2 : op.kind === 'line' ? Math.max(op.y1, op.y2) : op.y + op.h);
+    for (const op of this.pages[i]!)
+      max = Math.max(max, op.kind === 'text' || op.kind === 'shape' ? op.y + op.size * 1.2 : op.kind === 'line' ? Math.max(op.y1, op.y2) : op.y + op.h);
     return max;
   }
 
@@ -112,7 +129,8 @@ export class Canvas {
   faults(): string[] {
     const out: string[] = [];
     this.pages.forEach((ops, p) => {
-      const texts = ops.filter((o) => o.kind === 'text');
+      // A logo takes room like text.
+      const texts = ops.filter((o) => o.kind === 'text' || o.kind === 'shape');
       for (const a of texts) if (a.x < -0.5 || a.x + a.w > this.size.width + 0.5) out.push(`page ${p + 1}: "${a.s}" runs off the page`);
       for (let i = 0; i < texts.length; i++) {
         for (let j = i + 1; j < texts.length; j++) {
@@ -137,8 +155,18 @@ export class Canvas {
     });
     for (const ops of this.pages) {
       doc.addPage({ size: [this.size.width, height ?? this.size.height], margin: 0 });
-      // Boxes first so that fills never hide text drawn before them.
+      // Boxes first so that fills never hide text drawn before them; then logos.
       for (const op of ops) {
+        if (op.kind === 'shape') {
+          doc
+            .save()
+            .translate(op.x, op.y + op.ascent)
+            .scale(op.scale, -op.scale)
+            .path(op.d)
+            .fill(op.color)
+            .restore();
+          continue;
+        }
         if (op.kind !== 'rect') continue;
         if (op.fill && op.stroke) doc.rect(op.x, op.y, op.w, op.h).lineWidth(0.5).fillAndStroke(op.fill, '#444444');
         else if (op.fill) doc.rect(op.x, op.y, op.w, op.h).fill(op.fill);

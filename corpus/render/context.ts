@@ -2,9 +2,11 @@
 // source for small choices made while drawing.
 
 import type { Design, Formatters, Words } from '../design.ts';
+import type { Extras } from '../extras.ts';
 import type { Canvas } from '../pdf/canvas.ts';
 import type { Rng } from '../random.ts';
 import type { InvoiceTruth } from '../truth.ts';
+import type { Printed } from './distractors.ts';
 
 export interface Ctx {
   c: Canvas;
@@ -15,6 +17,12 @@ export interface Ctx {
   rng: Rng;
   /** Whether the due date was printed as a labelled field (else the payment terms sentence carries it). */
   dueShown: boolean;
+  /** What issue 48 adds (null: the issue-14 document, byte for byte). */
+  x: Extras | null;
+  /** The key labels printed (the manifest's `keyLabels`); a renderer adds the title line's template when it prints one. */
+  keyLabels: Record<string, string>;
+  /** The other numbers and dates printed (the manifest's `distractors`). */
+  printed: Printed;
 }
 
 /** Replaces {name} placeholders. */

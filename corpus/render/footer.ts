@@ -2,17 +2,22 @@
 // that are not the invoice's) and page numbers, drawn once the page count is known.
 
 import { box, fill, lab, lead, type Ctx } from './context.ts';
+import { bankLines, sellerNumberLines, sellerVatId, shownNumber } from './distractors.ts';
 import { vatLabel } from './header.ts';
 
 function footerColumns(ctx: Ctx): string[][] {
   const { t, w } = ctx;
   const s = t.seller;
-  const iban = s.bank.bic ? `IBAN ${s.bank.iban}` : s.bank.iban;
   return [
     [s.name, s.street, s.cityLine, s.country.name],
     [`${w.phone} ${s.phone}`, `${w.email} ${s.email}`, `${w.web} ${s.web}`],
-    [lab(ctx, w.bank), s.bank.bank, iban, ...(s.bank.bic ? [`BIC ${s.bank.bic}`] : [])],
-    [...(s.register ? [s.register] : []), ...(t.country.code !== 'US' ? [`${lab(ctx, w.director)} ${s.director}`] : []), `${vatLabel(ctx)} ${s.vatId}`],
+    bankLines(ctx),
+    [
+      ...(s.register ? [shownNumber(ctx, 'register', s.register)] : []),
+      ...(t.country.code !== 'US' ? [`${lab(ctx, w.director)} ${(ctx.x?.plan?.directors ?? [s.director]).join(', ')}`] : []),
+      `${vatLabel(ctx)} ${sellerVatId(ctx)}`,
+      ...sellerNumberLines(ctx),
+    ],
   ];
 }
 
@@ -44,26 +49,41 @@ function fittedColumns(ctx: Ctx): { x: number; lines: string[] }[] | null {
   });
 }
 
-/** Height kept free at the bottom of every page. */
+/** Lines at the very foot of every page: the legal line (the seller's name, register, directors), the copyright line. */
+function footLines(ctx: Ctx): string[] {
+  const plan = ctx.x?.plan;
+  const s = ctx.t.seller;
+  const legal = [
+    s.name,
+    s.register || `${s.street}, ${s.cityLine}`,
+    ...(s.director && ctx.t.country.code !== 'US' ? [`${lab(ctx, ctx.w.director)} ${(plan?.directors ?? []).join(', ')}`] : []),
+  ];
+  return [...(plan?.legalLine ? ctx.c.wrap(legal.join(' · '), box(ctx).width, smallSize(ctx)) : []), ...(plan?.copyright ? [plan.copyright] : [])];
+}
+
+/** Height kept free at the bottom of every page (the foot lines take the last lines). */
 export function footerHeight(ctx: Ctx): number {
   const small = smallSize(ctx);
   const cols = ctx.d.footer === 'columns' ? fittedColumns(ctx) : null;
-  if (ctx.d.footer === 'none') return lead(small) + 6;
-  if (!cols) return 6 * lead(small) + 10;
-  return Math.max(...cols.map((col) => col.lines.length)) * lead(small) + lead(small) + 12;
+  const foot = footLines(ctx).length * lead(small);
+  if (ctx.d.footer === 'none') return lead(small) + 6 + foot;
+  if (!cols) return 6 * lead(small) + 10 + foot;
+  return Math.max(...cols.map((col) => col.lines.length)) * lead(small) + lead(small) + 12 + foot;
 }
 
 export function drawFooters(ctx: Ctx): void {
   const { c, d, w, rng } = ctx;
   const b = box(ctx);
   const small = smallSize(ctx);
-  const cols = footerColumns(ctx);
+  const cols = d.footer === 'none' ? [] : footerColumns(ctx);
   const fitted = d.footer === 'columns' ? fittedColumns(ctx) : null;
   const numbered = c.pageCount > 1 || rng.chance(0.2);
+  const foot = footLines(ctx);
   for (let i = 0; i < c.pageCount; i++) {
     c.onPage(i);
     let y = b.bottom - footerHeight(ctx) + lead(small);
     if (numbered) c.text(fill(w.page, { p: i + 1, n: c.pageCount }), b.right, y - lead(small) - 2, { size: small, align: 'right' });
+    foot.forEach((l, k) => c.text(l, b.left + b.width / 2, b.bottom - (foot.length - k) * lead(small), { size: small, align: 'center', color: '#666666' }));
     if (d.footer === 'none') continue;
     c.line(b.left, y - 3, b.right, y - 3, 0.4, '#888888');
     if (!fitted) {

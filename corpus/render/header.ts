@@ -1,7 +1,9 @@
 // The top of an A4/Letter invoice: letterhead, title, the buyer's address (the distractor), and the invoice data
 // in one of four styles: labels left of values, labels above values, a two-column header, or a title line.
 
+import type { TextOptions } from '../pdf/canvas.ts';
 import { box, fill, lab, lead, letterheadName, type Ctx } from './context.ts';
+import { buyerNumberLines, newPairs, planned, sellerVatId, shownDate, shownNumber } from './distractors.ts';
 
 type Pair = [string, string];
 
@@ -15,18 +17,31 @@ function metaPairs(ctx: Ctx, withNumberAndDate: boolean): Pair[] {
       ]
     : [];
   if (withNumberAndDate && rng.chance(0.3)) head.reverse();
-  const rest: Pair[] = [];
-  if (rng.chance(0.6)) rest.push([w.customerNumber, t.customerNumber]);
-  if (rng.chance(0.45)) rest.push([w.orderNumber, t.orderNumber]);
-  if (rng.chance(0.25)) rest.push([w.orderDate, f.date(t.orderDate)]);
-  if (rng.chance(0.35)) rest.push([w.deliveryDate, f.date(t.deliveryDate)]);
-  if (rng.chance(0.2)) rest.push([w.deliveryNote, t.deliveryNote]);
+  let rest: Pair[] = [];
+  if (planned(ctx, 0.6, 'customerNumber')) rest.push([w.customerNumber, shownNumber(ctx, 'customerNumber', t.customerNumber)]);
+  if (planned(ctx, 0.45, 'orderNumber')) rest.push([w.orderNumber, shownNumber(ctx, 'orderNumber', t.orderNumber)]);
+  if (planned(ctx, 0.25, 'orderDate')) rest.push([w.orderDate, shownDate(ctx, 'orderDate', t.orderDate)]);
+  if (planned(ctx, 0.35, 'deliveryDate')) rest.push([w.deliveryDate, shownDate(ctx, 'deliveryDate', t.deliveryDate)]);
+  if (planned(ctx, 0.2, 'deliveryNote')) rest.push([w.deliveryNote, shownNumber(ctx, 'deliveryNote', t.deliveryNote)]);
   if (rng.chance(0.15)) rest.push([w.currency, t.currency.code]);
+  // The kinds issue 14 never printed, then every pair in an order of the document's own.
+  if (ctx.x) {
+    const all = [...rest, ...newPairs(ctx)];
+    rest = ctx.x.rng.sample(all, all.length);
+  }
   if (t.due.kind === 'date' && rng.chance(0.75)) {
     ctx.dueShown = true;
     rest.splice(rng.int(0, rest.length), 0, [w.dueDate, f.date(t.due.date)]);
   }
   return [...head, ...rest];
+}
+
+/** A label of two words or more cut in two lines ("Invoice issue" / "date:"), when the document splits its labels. */
+function splitLabel(ctx: Ctx, label: string): [string, string] | null {
+  const words = label.split(' ');
+  if (!ctx.x?.splitLabels || words.length < 2 || !ctx.x.rng.chance(0.6)) return null;
+  const cut = Math.ceil(words.length / 2);
+  return [words.slice(0, cut).join(' '), words.slice(cut).join(' ')];
 }
 
 /** Label/value pairs in two aligned columns; returns the y below them. */
@@ -35,12 +50,16 @@ function drawLabelLeft(ctx: Ctx, pairs: Pair[], x: number, y: number, right: num
   const labelW = Math.max(...pairs.map(([l]) => c.measure(lab(ctx, l), size))) + 8;
   const alignRight = ctx.rng.chance(0.5);
   for (const [l, v] of pairs) {
-    c.text(lab(ctx, l), x, y, { size });
-    // A value too long for the rest of the line goes on a line of its own.
-    if (c.measure(lab(ctx, l), size) + c.measure(v, size) + 10 > right - x) y += lead(size);
-    if (alignRight) c.text(v, right, y, { size, align: 'right' });
-    else c.text(v, Math.min(x + labelW, right - c.measure(v, size)), y, { size });
-    y += lead(size);
+    const lines = splitLabel(ctx, lab(ctx, l)) ?? [lab(ctx, l)];
+    lines.forEach((s, i) => c.text(s, x, y + i * lead(size), { size }));
+    const labelEnd = y + (lines.length - 1) * lead(size);
+    // Beside a split label, on its first or its last line; a value too long for the rest of the line goes on a line
+    // of its own, below the label.
+    let vy = lines.length > 1 && !ctx.x?.valueOnFirstLine ? labelEnd : y;
+    if (Math.max(...lines.map((s) => c.measure(s, size))) + c.measure(v, size) + 10 > right - x) vy = labelEnd + lead(size);
+    if (alignRight) c.text(v, right, vy, { size, align: 'right' });
+    else c.text(v, Math.min(x + labelW, right - c.measure(v, size)), vy, { size });
+    y = Math.max(vy, labelEnd) + lead(size);
   }
   return y;
 }
@@ -73,6 +92,15 @@ function drawLabelAbove(ctx: Ctx, pairs: Pair[], y: number): number {
   return y;
 }
 
+/** The letterhead's name: text, or a logo (vector paths only) on documents whose name is only in their logo. */
+const drawName = (ctx: Ctx, s: string, x: number, y: number, o: TextOptions) => (ctx.x?.logo ? ctx.c.logo(s, x, y, o) : ctx.c.text(s, x, y, o));
+
+/** "Sold by: <name>" under the name, when the document prints one. */
+const soldBy = (ctx: Ctx): string[] => (ctx.x?.sellerLine === 'soldBy' && ctx.x.plan ? [`${lab(ctx, ctx.x.plan.labels.seller)} ${ctx.t.seller.name}`] : []);
+
+/** The VAT id's line; "<name> · VAT No. …" on documents that name the seller there. */
+const vatLine = (ctx: Ctx) => `${ctx.x?.sellerLine === 'vatLine' ? `${ctx.t.seller.name} · ` : ''}${vatLabel(ctx)} ${sellerVatId(ctx)}`;
+
 function drawLetterhead(ctx: Ctx, y: number): number {
   const { c, d, t, rng } = ctx;
   const b = box(ctx);
@@ -81,7 +109,7 @@ function drawLetterhead(ctx: Ctx, y: number): number {
   const bigSize = rng.pick([13, 15, 17, 20]);
   const x = d.letterhead === 'left' ? b.left : d.letterhead === 'right' ? b.right : b.left + b.width / 2;
   const align = d.letterhead;
-  c.text(big, x, y, { size: bigSize, bold: true, align, color: d.accent });
+  drawName(ctx, big, x, y, { size: bigSize, bold: true, align, color: d.accent });
   y += lead(bigSize);
   if (small) {
     c.text(small, x, y, { size: d.size, align });
@@ -90,7 +118,8 @@ function drawLetterhead(ctx: Ctx, y: number): number {
   const lines = rng.chance(0.5)
     ? [`${s.street} · ${s.cityLine}${rng.chance(0.4) ? ` · ${s.country.name}` : ''}`, `${ctx.w.phone} ${s.phone} · ${s.email}`]
     : [s.street, s.cityLine, ...(rng.chance(0.4) ? [s.country.name] : []), `${ctx.w.phone} ${s.phone}`, s.email];
-  if (rng.chance(0.3)) lines.push(`${vatLabel(ctx)} ${s.vatId}`);
+  lines.unshift(...soldBy(ctx));
+  if (rng.chance(0.3) || ctx.x?.sellerLine === 'vatLine') lines.push(vatLine(ctx));
   for (const l of lines) {
     c.text(l, x, y, { size: d.size - 1, align, color: '#333333' });
     y += lead(d.size - 1);
@@ -117,7 +146,8 @@ function drawBuyer(ctx: Ctx, x: number, y: number, width: number): number {
   const bu = t.buyer;
   const lines = [bu.name, ...(rng.chance(0.35) ? [bu.contact] : []), bu.street, bu.cityLine];
   if (bu.country !== t.seller.country || rng.chance(0.3)) lines.push(bu.country.name);
-  if (rng.chance(0.3)) lines.push(`${vatLabel(ctx)} ${bu.vatId}`);
+  if (planned(ctx, 0.3, 'buyerVatId')) lines.push(`${vatLabel(ctx)} ${shownNumber(ctx, 'buyerVatId', bu.vatId)}`);
+  lines.push(...buyerNumberLines(ctx));
   for (const l of lines) put(l, d.size + 0.5);
   if (t.shipTo) {
     y += 6;
@@ -138,11 +168,14 @@ export function drawHeader(ctx: Ctx): number {
     const s = t.seller;
     let ly = y;
     const { big, small } = letterheadName(ctx);
-    for (const l of c.wrap(big, b.width * 0.5, 13, true)) (c.text(l, b.left, ly, { size: 13, bold: true, color: d.accent }), (ly += lead(13)));
-    for (const l of [small, s.street, s.cityLine, s.country.name, `${w.phone} ${s.phone}`, `${w.email} ${s.email}`, `${vatLabel(ctx)} ${s.vatId}`]) {
+    for (const l of c.wrap(big, b.width * 0.5, 13, true)) (drawName(ctx, l, b.left, ly, { size: 13, bold: true, color: d.accent }), (ly += lead(13)));
+    for (const l of [small, ...soldBy(ctx), s.street, s.cityLine, s.country.name, `${w.phone} ${s.phone}`, `${w.email} ${s.email}`, vatLine(ctx)]) {
       if (!l) continue;
-      c.text(l, b.left, ly, { size: d.size - 0.5 });
-      ly += lead(d.size - 0.5);
+      // Issue-48 lines ("Sold by: …") can be long: wrapped within the seller's half (issue-14 lines always fit).
+      for (const part of ctx.x ? c.wrap(l, b.width * 0.53, d.size - 0.5) : [l]) {
+        c.text(part, b.left, ly, { size: d.size - 0.5 });
+        ly += lead(d.size - 0.5);
+      }
     }
     const ry = drawBuyer(ctx, b.left + b.width * 0.55, y, b.width * 0.45);
     y = Math.max(ly, ry) + 18;
@@ -173,7 +206,9 @@ export function drawHeader(ctx: Ctx): number {
   const metaBottom = pairs.length ? drawLabelLeft(ctx, pairs, metaX, y, b.right, d.size) : y;
   y = Math.max(buyerBottom, metaBottom) + 16;
   if (d.header === 'title-line') {
-    const title = fill(rng.pick(t.locale.phrases.titleLine), { invoice: w.invoice, number: t.number, date: ctx.f.date(t.date) });
+    const drawn = rng.pick(t.locale.phrases.titleLine);
+    ctx.keyLabels.titleLine = ctx.x?.titleLine ?? drawn;
+    const title = fill(ctx.keyLabels.titleLine, { invoice: w.invoice, number: t.number, date: ctx.f.date(t.date) });
     c.text(title, b.left, y, { size: Math.min(titleSize, 14), bold: true });
     y += lead(14) + 8;
   }
@@ -184,7 +219,10 @@ export function drawHeader(ctx: Ctx): number {
 export function drawContinuationHeader(ctx: Ctx): number {
   const { c, d, t, w } = ctx;
   const b = box(ctx);
-  c.text(t.seller.name, b.left, b.top, { size: d.size, bold: true });
-  c.text(`${w.invoice} ${t.number} ${w.continued}`, b.right, b.top, { size: d.size, align: 'right' });
-  return b.top + lead(d.size) * 2 + 10;
+  const which = `${w.invoice} ${t.number} ${w.continued}`;
+  const nameW = c.text(t.seller.name, b.left, b.top, { size: d.size, bold: true });
+  // Issue-48 documents get more pages: a long name and the invoice's line then share no line.
+  const below = ctx.x !== null && nameW + c.measure(which, d.size) + 12 > b.width;
+  c.text(which, b.right, b.top + (below ? lead(d.size) : 0), { size: d.size, align: 'right' });
+  return b.top + lead(d.size) * (below ? 3 : 2) + 10;
 }

@@ -3,6 +3,7 @@
 
 import type { Language } from '../locales/types.ts';
 import { drawGrid, lab, lead, letterheadName, type Ctx } from './context.ts';
+import { sellerVatId } from './distractors.ts';
 import { vatLabel } from './header.ts';
 
 const SLIP: Record<Language, { amount: string; approved: string; auth: string; terminal: string }> = {
@@ -31,7 +32,12 @@ export function renderNarrow(ctx: Ctx): Promise<Buffer> {
   };
   const pair = (l: string, r: string, bold = false, s = size) => {
     if (l && r && c.measure(l, s, bold) + c.measure(r, s, bold) + 6 > width) pair(l, '', bold, s);
-    else if (l) c.text(l, m, y, { size: s, bold });
+    else if (l && ctx.x && c.measure(l, s, bold) > width) {
+      // A held-apart label can be wider than a 58 mm roll: wrapped, the right-hand text on its last line.
+      const parts = c.wrap(l, width, s, bold);
+      parts.forEach((part, i) => c.text(part, m, y + i * lead(s), { size: s, bold }));
+      y += (parts.length - 1) * lead(s);
+    } else if (l) c.text(l, m, y, { size: s, bold });
     if (r) c.text(r, right, y, { size: s, bold, align: 'right' });
     y += lead(s);
   };
@@ -48,13 +54,18 @@ export function renderNarrow(ctx: Ctx): Promise<Buffer> {
   centre(s.street);
   centre(s.cityLine);
   if (rng.chance(0.6)) centre(`${w.phone} ${s.phone}`);
-  centre(`${vatLabel(ctx)} ${s.vatId}`);
+  centre(`${vatLabel(ctx)} ${sellerVatId(ctx)}`);
   y += 6;
   centre(rng.chance(0.6) ? w.receiptTitle : w.invoice, { bold: true, size: size + 1 });
   const time = `${String(rng.int(7, 22)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}`;
-  pair(`${lab(ctx, w.invoiceNumber)} ${t.number}`, rng.chance(0.5) ? `${lab(ctx, w.cashier)} ${rng.int(1, 9)}` : '');
+  /** "Label value" on one line; a held-apart label too long for the roll gets a line of its own, the value whole below it. */
+  const labelled = (label: string, value: string, right: string) => {
+    if (ctx.x && c.measure(`${label} ${value}`, size) > width) (pair(label, ''), pair(value, right));
+    else pair(`${label} ${value}`, right);
+  };
+  labelled(lab(ctx, w.invoiceNumber), t.number, rng.chance(0.5) ? `${lab(ctx, w.cashier)} ${rng.int(1, 9)}` : '');
   if (rng.chance(0.5)) pair(`${f.date(t.date)} ${time}`, '');
-  else pair(`${lab(ctx, w.invoiceDate)} ${f.date(t.date)}`, time);
+  else labelled(lab(ctx, w.invoiceDate), f.date(t.date), time);
   rule();
 
   const codes = t.taxes.map((x) => x.rate);

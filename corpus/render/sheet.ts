@@ -5,6 +5,8 @@
 // (its name, or "Line 3"), price rows (quantity, unit, price per unit, total price) and item rows (name, number).
 
 import { box, fill, lab, lead, type Ctx } from './context.ts';
+import type { OptionalNumber } from '../distractors.ts';
+import { newPairs, planned, recordBank, sellerVatId, shownDate, shownNumber } from './distractors.ts';
 import { vatLabel } from './header.ts';
 
 type Row = [label: string, value: string];
@@ -90,6 +92,9 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
   };
 
   const s = t.seller;
+  const plan = ctx.x?.plan;
+  /** A planned number as a row (drawn from no stream: the issue-14 sheet printed none of these). */
+  const extra = (kind: OptionalNumber, label: string, value: string): Row[] => (plan?.numbers.has(kind) ? [[label, shownNumber(ctx, kind, value)]] : []);
   const buyer = (): void => {
     heading(w.sheetBuyer);
     rows([
@@ -97,6 +102,8 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
       [w.sheetStreet, t.buyer.street],
       [w.sheetCity, t.buyer.cityLine],
       [w.sheetCountry, t.buyer.country.code],
+      ...extra('buyerVatId', vatLabel(ctx).replace(/:$/, ''), t.buyer.vatId),
+      ...(plan ? extra('buyerGln', plan.labels.gln, plan.buyerGln) : []),
     ]);
   };
   const seller = (): void => {
@@ -108,7 +115,8 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
       [w.sheetCountry, s.country.code],
       [w.phone, s.phone],
       [w.email, s.email],
-      [vatLabel(ctx).replace(/:$/, ''), s.vatId],
+      [vatLabel(ctx).replace(/:$/, ''), sellerVatId(ctx)],
+      ...(plan ? [...extra('taxNumber', plan.labels.taxNumber, plan.taxNumber), ...extra('sellerGln', plan.labels.gln, plan.sellerGln)] : []),
     ]);
   };
 
@@ -123,7 +131,12 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
     [w.invoiceDate, f.date(t.date)],
     [w.dueDate, due],
     [w.currency, t.currency.code],
-    ...(rng.chance(0.5) ? [[w.orderNumber, t.orderNumber] as Row] : []),
+    ...(planned(ctx, 0.5, 'orderNumber') ? [[w.orderNumber, shownNumber(ctx, 'orderNumber', t.orderNumber)] as Row] : []),
+    ...extra('customerNumber', w.customerNumber, t.customerNumber),
+    ...extra('deliveryNote', w.deliveryNote, t.deliveryNote),
+    ...(plan?.dates.has('orderDate') ? [[w.orderDate, shownDate(ctx, 'orderDate', t.orderDate)] as Row] : []),
+    ...(plan?.dates.has('deliveryDate') ? [[w.deliveryDate, shownDate(ctx, 'deliveryDate', t.deliveryDate)] as Row] : []),
+    ...newPairs(ctx),
   ]);
 
   heading(w.sheetTotals);
@@ -151,7 +164,13 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
       ]);
   }
   heading(w.bank);
-  rows([['IBAN', s.bank.iban], ...(s.bank.bic ? [['BIC', s.bank.bic] as Row] : []), [w.bank, s.bank.bank]]);
+  recordBank(ctx);
+  rows([
+    ['IBAN', s.bank.iban],
+    ...(s.bank.bic ? [['BIC', s.bank.bic] as Row] : []),
+    [w.bank, s.bank.bank],
+    ...(plan?.accountHolder ? [[plan.labels.accountHolder, s.name] as Row] : []),
+  ]);
 
   heading(w.sheetDetails, true);
   const priceFirst = rng.chance(0.6);
@@ -173,6 +192,7 @@ export function renderSheet(ctx: Ctx): Promise<Buffer> {
       rows([
         [w.sheetName, [l.description, ...l.details].join(' ')],
         [w.itemNo, l.sku],
+        ...(plan?.gtins?.[i] ? [[plan.labels.gtin, shownNumber(ctx, `gtin${i + 1}`, plan.gtins[i])] as Row] : []),
       ]);
     };
     if (priceFirst) (price(), item());

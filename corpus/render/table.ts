@@ -4,6 +4,7 @@
 import type { ColumnKey } from '../design.ts';
 import type { LineTruth } from '../truth.ts';
 import { box, lead, type Ctx } from './context.ts';
+import { gtinRows } from './distractors.ts';
 import { drawContinuationHeader } from './header.ts';
 
 interface Col {
@@ -110,7 +111,7 @@ export function drawTable(ctx: Ctx, y: number, bottom: () => number): TableResul
   drawHeaderRow();
   t.lines.forEach((l, i) => {
     const desc = c.wrap(l.description, descCol.width - 8, size);
-    const details = l.details.flatMap((s) => c.wrap(s, descCol.width - 8, small));
+    const details = [...l.details, ...gtinRows(ctx, i)].flatMap((s) => c.wrap(s, descCol.width - 8, small));
     const h = desc.length * lead(size) + details.length * lead(small) + 2 * pad;
     const carryH = d.carry ? lead(size) + 2 * pad : 0;
     if (y + h + carryH > bottom()) {

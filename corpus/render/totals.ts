@@ -3,6 +3,8 @@
 
 import type { Language } from '../locales/types.ts';
 import { box, drawGrid, fill, lab, lead, type Ctx } from './context.ts';
+import { bankLines, sellerNumberLines, sellerVatId, shownNumber } from './distractors.ts';
+import { vatLabel } from './header.ts';
 
 interface Row {
   label: string;
@@ -59,6 +61,8 @@ export function planTotals(ctx: Ctx): TotalsPlan {
   if (t.reverseCharge) terms.push(rng.pick(ph.reverseCharge));
   if (rng.chance(0.25)) terms.push(rng.pick(ph.deliveryAsInvoiceDate));
   if (rng.chance(0.6)) terms.push(rng.pick(ph.thanks));
+  // Without a footer, the payment and legal details a real invoice never leaves out.
+  if (ctx.x?.plan && d.footer === 'none') terms.push(...paymentLines(ctx));
   const rowsH = d.totals === 'row' ? 40 : rows.length * lead(d.size + 0.5) + 12;
   const height =
     Math.max(rowsH, breakdown ? breakdown.length * lead(d.size) + 10 : 0) +
@@ -89,7 +93,9 @@ export function drawTotals(ctx: Ctx, plan: TotalsPlan, y: number): number {
     endY = y + lead(d.size) + lead(size) + 12;
     if (plan.breakdown) endY = drawGrid(ctx, plan.breakdown, b.left, endY, Math.min(300, b.width * 0.6)) + 8;
   } else {
-    const boxW = Math.min(250, b.width * 0.48);
+    // Wider when a long label and its amount would touch (held-apart labels can be long), never over 60% of the page.
+    const need = Math.max(...plan.rows.map((r) => c.measure(lab(ctx, r.label).replace(/:$/, ''), size, r.bold) + c.measure(r.value, size, r.bold) + 14));
+    const boxW = Math.min(Math.max(Math.min(250, b.width * 0.48), need), b.width * 0.6);
     const bx = style === 'side-box' && rng.chance(0.3) ? b.left : b.right - boxW;
     let ry = y + (style === 'side-box' ? 6 : 0);
     for (const r of plan.rows) {
@@ -106,13 +112,7 @@ export function drawTotals(ctx: Ctx, plan: TotalsPlan, y: number): number {
     if (plan.breakdown) endY = Math.max(endY, drawGrid(ctx, plan.breakdown, sideX, y, Math.min(sideW, 300)) + 8);
     else if (style === 'side-box') {
       let py = y;
-      for (const l of [
-        lab(ctx, w.bank),
-        t.seller.bank.bank,
-        t.seller.bank.bic ? `IBAN ${t.seller.bank.iban}` : t.seller.bank.iban,
-        t.seller.bank.bic ? `BIC ${t.seller.bank.bic}` : '',
-      ]) {
-        if (!l) continue;
+      for (const l of bankLines(ctx)) {
         c.text(l, sideX, py, { size: d.size - 0.5 });
         py += lead(d.size);
       }
@@ -126,4 +126,14 @@ export function drawTotals(ctx: Ctx, plan: TotalsPlan, y: number): number {
     }
   }
   return endY;
+}
+
+/** Bank and legal details as two lines of the payment terms (documents without a footer). */
+function paymentLines(ctx: Ctx): string[] {
+  const s = ctx.t.seller;
+  const [label, ...bank] = bankLines(ctx);
+  return [
+    `${label} ${bank.join(' · ')}`,
+    [`${vatLabel(ctx)} ${sellerVatId(ctx)}`, ...(s.register ? [shownNumber(ctx, 'register', s.register)] : []), ...sellerNumberLines(ctx)].join(' · '),
+  ];
 }

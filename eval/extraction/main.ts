@@ -1,7 +1,7 @@
 // `npm run eval`: extraction accuracy of the local engine on a labelled folder or on the generated corpus.
 //
 //   npm run eval -- <dir> [--json] [--verbose] [--text-only] [--pages <dir>] [--strip-attachments] [--languages …] [--layouts …]
-//   npm run eval -- --corpus [--seed N] [--count M] [--languages de,fr] [--layouts boxed-table,…] [--out <dir>] [--json] [--verbose]
+//   npm run eval -- --corpus [--seed N] [--count M] [--languages de,fr] [--layouts boxed-table,…] [--labels <mode>] [--out <dir>] [--json] [--verbose]
 //   npm run eval -- <dir> | --corpus … [--scan] [--photo] [--seed N]
 //
 // <dir> holds manifest.json ([{file, kind, expected, language?, layout?}]). Invoices are scored as delivered (an
@@ -29,7 +29,7 @@ import { evaluateWith } from './read-with.ts';
 import { buildReport } from './report.ts';
 import { evaluate, type Entry } from './run.ts';
 
-const VALUED = new Set(['--pages', '--seed', '--count', '--languages', '--layouts', '--out', '--ocr']);
+const VALUED = new Set(['--pages', '--seed', '--count', '--languages', '--layouts', '--labels', '--out', '--ocr']);
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 async function main(argv: string[]) {

@@ -67,6 +67,7 @@ export function printReport(report: Report, verbose: boolean): string {
     rows.push('', ...groupTable('by language', report.byLanguage), '', ...groupTable('by layout family', report.byLayout));
   if (report.bySource.length) rows.push('', ...groupTable('by source', report.bySource));
   if (report.byProducer.length) rows.push('', ...groupTable('by producer style', report.byProducer));
+  rows.push(...printLabelSplit(report));
   for (const [kind, cal] of Object.entries(report.calibration)) {
     if (!cal.length) continue;
     rows.push('', `calibration, ${kind}s: accuracy by confidence band (right/n); only values the engine returned count`);
@@ -119,4 +120,34 @@ export function printEngineComparison(reports: Record<string, Report>): string {
     }
   }
   return rows.join('\n');
+}
+
+/**
+ * Issue 48: the per-field table of documents whose key labels the engine's lists do not contain beside the others,
+ * the seller-name split, and what the wrong values were (all documents, held-apart ones in brackets).
+ */
+export function printLabelSplit(report: Report): string[] {
+  const rows: string[] = [];
+  const groups = report.byLabels;
+  if (groups.length) {
+    rows.push('', `key labels: held-apart = none of the document's key labels is in the engine's phrase lists`);
+    rows.push(['  '.padEnd(22), ...groups.map((g) => `${g.key} (${g.documents} docs)`.padStart(26))].join(''));
+    const cell = (c: Cell | undefined) => (c ? `${c.correct}/${c.n} ${pct(c.accuracy).padStart(7)}` : '-').padStart(26);
+    for (const f of HEADER_FIELDS.filter((f) => groups.some((g) => g.fields[f])))
+      rows.push([`  ${f}`.padEnd(22), ...groups.map((g) => cell(g.fields[f]))].join(''));
+    rows.push([`  header (pooled)`.padEnd(22), ...groups.map((g) => cell(g.header))].join(''));
+    rows.push([`  every line matched`.padEnd(22), ...groups.map((g) => pct(g.lines?.allLinesMatched).padStart(26))].join(''));
+  }
+  if (report.bySellerName.length > 1) rows.push('', ...groupTable('seller name shown as', report.bySellerName));
+  const all = report.mistakes.all ?? {};
+  const held = report.mistakes['held-apart'] ?? {};
+  const fields = HEADER_FIELDS.filter((f) => Object.keys(all[f] ?? {}).length);
+  if (fields.length && groups.length) {
+    rows.push('', 'what the wrong values were: count over all documents (held-apart documents in brackets)');
+    for (const f of fields) {
+      const kinds = Object.entries(all[f]!).sort((a, b) => b[1] - a[1]);
+      rows.push(`  ${f.padEnd(16)} ${kinds.map(([k, n]) => `${k} ${n} (${held[f]?.[k] ?? 0})`).join(', ')}`);
+    }
+  }
+  return rows;
 }

@@ -51,7 +51,16 @@ export interface Report {
   calibration: Partial<Record<DocumentKind, CalibrationRow[]>>;
   latencyMsPerPage: Record<string, { pages: number; p50: number | null; p95: number | null }>;
   failures: string[];
+  /** Generated documents by whether their key labels are held apart from the engine's lists (`held-apart`) or not (`engine`). */
+  byLabels: GroupRow[];
+  /** Generated documents by how the letterhead shows the seller's name (`text`, or only a `logo`). */
+  bySellerName: GroupRow[];
+  /** What the wrong values were, per field: of all documents (`all`) and of each `byLabels` group. */
+  mistakes: Record<string, MistakeTable>;
 }
+
+/** Per field: what a wrong value was (eval/extraction/mistakes.ts) → how many times. */
+export type MistakeTable = Partial<Record<HeaderField, Record<string, number>>>;
 
 const cell = (n: number, correct: number): Cell => ({ n, correct, accuracy: n ? correct / n : null });
 const ratio = (a: number, b: number) => (b ? a / b : null);
@@ -94,7 +103,18 @@ export function lineSummary(docs: DocResult[]): LineSummary | null {
   };
 }
 
-function groups(docs: DocResult[], key: 'language' | 'layout' | 'source' | 'producer'): GroupRow[] {
+function mistakeTable(docs: DocResult[]): MistakeTable {
+  const out: MistakeTable = {};
+  for (const d of docs)
+    for (const [f, r] of Object.entries(d.fields) as Array<[HeaderField, DocResult['fields'][HeaderField]]>) {
+      if (!r || r.ok || !r.mistake) continue;
+      const t = (out[f] ??= {});
+      t[r.mistake] = (t[r.mistake] ?? 0) + 1;
+    }
+  return out;
+}
+
+function groups(docs: DocResult[], key: 'language' | 'layout' | 'source' | 'producer' | 'labels' | 'sellerName'): GroupRow[] {
   const keys = [...new Set(docs.map((d) => d[key]).filter((k): k is string => Boolean(k)))].sort();
   return keys.map((k) => {
     const ds = docs.filter((d) => d[key] === k);
@@ -171,5 +191,11 @@ export function buildReport(docs: DocResult[]): Report {
     calibration: Object.fromEntries(kinds.map((k) => [k, calibration(byKind(k))])),
     latencyMsPerPage: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, { pages: v.length, p50: pctl(v, 50), p95: pctl(v, 95) }])),
     failures,
+    byLabels: groups(docs, 'labels'),
+    bySellerName: groups(docs, 'sellerName'),
+    mistakes: Object.fromEntries([
+      ['all', mistakeTable(docs)],
+      ...[...new Set(docs.map((d) => d.labels).filter(Boolean))].map((k) => [k, mistakeTable(docs.filter((d) => d.labels === k))]),
+    ]),
   };
 }

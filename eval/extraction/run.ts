@@ -5,6 +5,8 @@ import { extractReceiptFields } from '../../src/extraction/fields/receipt.ts';
 import { deliverInvoices } from '../../src/extraction/local.extractor.ts';
 import type { ReadResult } from '../../src/extraction/reader.ts';
 import type { DocumentKind, ExtractedLineItem, PageText } from '../../src/extraction/types.ts';
+import { keyLabelsHeldApart } from '../vocabulary/overlap.ts';
+import { mistakeOf } from './mistakes.ts';
 import { fieldMatches, HEADER_FIELDS, scoreLines, type Expected, type HeaderField, type LineScore } from './score.ts';
 
 export interface Entry {
@@ -18,6 +20,17 @@ export interface Entry {
   source?: string;
   /** How the generator wrote the text into the PDF (corpus/pdf/producer.ts). */
   producer?: string;
+  /** Generated documents (issue 48): where the key labels came from, the labels themselves, and what else is printed. */
+  labels?: string;
+  keyLabels?: Record<string, string>;
+  distractors?: {
+    numbers: Record<string, string>;
+    dates: Record<string, string>;
+    names: Record<string, string>;
+    amounts: Record<string, number>;
+  };
+  /** How the letterhead shows the seller's name: text, or only a logo. */
+  sellerName?: string;
 }
 
 export interface FieldResult {
@@ -26,6 +39,8 @@ export interface FieldResult {
   ok: boolean;
   /** The engine's confidence in the value (0–100), null when it gives none for this field. */
   confidence: number | null;
+  /** When wrong: what the value was (mistakes.ts: another number, date, name or amount of the document, or nothing). */
+  mistake?: string;
 }
 
 export interface DocResult {
@@ -36,6 +51,9 @@ export interface DocResult {
   /** The dataset a real document came from (its source repository). */
   source?: string;
   producer?: string;
+  /** `held-apart` when none of the document's key labels is in the engine's phrase lists (eval/vocabulary), else `engine`. */
+  labels?: string;
+  sellerName?: string;
   fields: Partial<Record<HeaderField, FieldResult>>;
   lines: LineScore | null;
   /** The engine's confidence in the line items. */
@@ -100,8 +118,17 @@ export function scoreDocument(e: Entry, pages: PageText[], error?: string, read?
   for (const f of SCORED[e.kind]) {
     const exp = e.expected[f];
     if (exp === undefined) continue;
-    fields[f] = { expected: exp, got: got.values[f] ?? null, ok: fieldMatches(f, exp, got.values[f]), confidence: got.confidences[f] ?? null };
+    const ok = fieldMatches(f, exp, got.values[f]);
+    fields[f] = {
+      expected: exp,
+      got: got.values[f] ?? null,
+      ok,
+      confidence: got.confidences[f] ?? null,
+      ...(ok ? {} : { mistake: mistakeOf(f, got.values[f], e) }),
+    };
   }
+  // Measured now, against the engine's lists as they are (the generator's tag says which vocabulary it drew from).
+  const labels = e.keyLabels ? (keyLabelsHeldApart(e.keyLabels) ? 'held-apart' : 'engine') : e.labels;
   const keys = KEY_FIELDS[e.kind].filter((f) => fields[f]);
   return {
     file: e.file,
@@ -110,6 +137,8 @@ export function scoreDocument(e: Entry, pages: PageText[], error?: string, read?
     ...(e.layout ? { layout: e.layout } : {}),
     ...(e.source ? { source: e.source.split(':')[0] } : {}),
     ...(e.producer ? { producer: e.producer } : {}),
+    ...(labels ? { labels } : {}),
+    ...(e.sellerName ? { sellerName: e.sellerName } : {}),
     fields,
     lines: e.expected.lineItems ? scoreLines(e.expected.lineItems, got.lineItems) : null,
     linesConfidence: got.confidences.lineItems ?? null,

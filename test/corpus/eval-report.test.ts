@@ -1,8 +1,9 @@
 // The eval's scoring rules and tables (eval/extraction): what counts as right, how calibration bands are filled.
 
 import { describe, expect, it } from 'vitest';
+import { mistakeOf } from '../../eval/extraction/mistakes.ts';
 import { buildReport } from '../../eval/extraction/report.ts';
-import type { DocResult } from '../../eval/extraction/run.ts';
+import { scoreDocument, type DocResult, type Entry } from '../../eval/extraction/run.ts';
 import { bandOf, fieldMatches, scoreLines } from '../../eval/extraction/score.ts';
 
 const line = (description: string, total: number, quantity: number | null = 1, unitPrice: number | null = total) => ({
@@ -62,5 +63,60 @@ describe('eval scoring', () => {
       ['de', 1, 2],
       ['fr', 0, 1],
     ]);
+  });
+
+  it('names what a wrong value was: another number, date, name or amount the document prints, or nothing', () => {
+    const e: Entry = {
+      file: 'a.pdf',
+      kind: 'invoice',
+      expected: {
+        vendorName: 'Nordlicht Feinkost GmbH',
+        invoiceNumber: 'RE-2024-001',
+        invoiceDate: '2024-06-05',
+        dueDate: '2024-07-05',
+        subtotal: 100,
+        tax: 19,
+        total: 119,
+      },
+      distractors: {
+        numbers: { customerNumber: 'KD-4711', gtin2: '4012345678901' },
+        dates: { printDate: '2024-06-07' },
+        names: { buyer: 'Hotel Edelweiß GmbH', buyerAddress: 'Hauptstraße 5 80331 München' },
+        amounts: { itemsTotal: 105, allowance: 5 },
+      },
+    };
+    expect(mistakeOf('invoiceNumber', 'KD 4711', e)).toBe('customerNumber');
+    expect(mistakeOf('invoiceNumber', '4012345678901', e)).toBe('gtin');
+    expect(mistakeOf('invoiceNumber', 'Nr. RE-2024-001', e)).toBe('number with more');
+    expect(mistakeOf('invoiceNumber', null, e)).toBe('nothing');
+    expect(mistakeOf('invoiceNumber', '80331', e)).toBe('part of an address or phone');
+    expect(mistakeOf('invoiceNumber', 'EUR 119', e)).toBe('an amount');
+    expect(mistakeOf('invoiceDate', '2024-06-07', e)).toBe('printDate');
+    expect(mistakeOf('invoiceDate', '2024-07-05', e)).toBe('dueDate');
+    expect(mistakeOf('invoiceDate', '2024-05-06', e)).toBe('day and month swapped');
+    expect(mistakeOf('dueDate', '2024-07-07', e)).toBe('terms counted from printDate');
+    expect(mistakeOf('vendorName', 'HOTEL EDELWEISS GMBH', e)).toBe('buyer');
+    expect(mistakeOf('vendorName', 'Sold by: Nordlicht Feinkost GmbH', e)).toBe('a label kept before the name');
+    expect(mistakeOf('vendorName', 'Nordlicht Feinkost', e)).toBe('part of the name');
+    expect(mistakeOf('total', 100, e)).toBe('subtotal');
+    expect(mistakeOf('total', 105, e)).toBe('itemsTotal');
+    expect(mistakeOf('subtotal', 110, e)).toBe('items total with some adjustments');
+    expect(mistakeOf('subtotal', 81, e)).toBe('a lower amount less the tax');
+    expect(mistakeOf('total', 7, e)).toBe('other');
+  });
+
+  it('splits generated documents by whether the engine’s lists hold any of their key labels, measured at scoring time', () => {
+    const base: Entry = { file: 'a.pdf', kind: 'invoice', expected: { total: 119 }, labels: 'held-apart' };
+    // Nothing read (no pages): every field wrong, as "nothing".
+    const known = scoreDocument({ ...base, keyLabels: { total: 'Grand Total' } }, []);
+    const unseen = scoreDocument({ ...base, file: 'b.pdf', keyLabels: { total: 'Grand total amount' } }, []);
+    expect([known.labels, unseen.labels]).toEqual(['engine', 'held-apart']);
+    const r = buildReport([known, unseen]);
+    expect(r.byLabels.map((g) => [g.key, g.documents])).toEqual([
+      ['engine', 1],
+      ['held-apart', 1],
+    ]);
+    expect(r.mistakes.all?.total).toEqual({ nothing: 2 });
+    expect(r.mistakes['held-apart']?.total).toEqual({ nothing: 1 });
   });
 });

@@ -1,7 +1,10 @@
 // A regression guard on unseen layouts: the current engine (reader → extractInvoiceFields, as `npm run eval` runs
 // it) on a fixed-seed sample of the generated corpus — 20 invoices per layout family (280), every language — must
 // not fall below floors set a little under what it measured when the floors were set. They guard against
-// regressions; they are not the target, and are raised as the engine generalises.
+// regressions; they are not the target, and are raised as the engine generalises. The corpus is the issue-14 one
+// (`classic` labels: the locale's words, mostly the engine's own, byte for byte as when the floors were set): the
+// issue-48 corpus (held-apart labels, more distractors) measures what the engine does not read yet, and is reported
+// by `npm run eval -- --corpus`, not guarded here (docs/decisions.md, issue 48).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDocument, planCorpus } from '../../corpus/generate.ts';
@@ -37,7 +40,7 @@ describe('generated corpus accuracy (regression floors)', () => {
     const t0 = performance.now();
     const docs: DocResult[] = [];
     for (const doc of planCorpus({ seed: SEED, count: COUNT })) {
-      const { pdf, entry } = await generateDocument(SEED, doc);
+      const { pdf, entry } = await generateDocument(SEED, doc, 'classic');
       const { pages } = await reader.read(new Uint8Array(pdf), 'invoice');
       docs.push(scoreDocument(entry, pages));
     }

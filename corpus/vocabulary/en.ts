@@ -1,0 +1,41 @@
+// English labels kept apart from the engine's: EN 16931 term names (BT-1 "Invoice number" → "Invoice identifier",
+// BT-2 "Invoice issue date", BT-9 "Payment due date"), UBL/CII elements as words (TaxBasisTotalAmount,
+// DuePayableAmount, GrandTotalAmount, LineTotalAmount), everyday synonyms, abbreviations and typos.
+import type { Vocabulary } from './types.ts';
+
+export const en: Vocabulary = {
+  key: {
+    invoiceNumber: ['Invoice identifier', 'Inv. Ref. No.', 'Invoice serial no.', 'Billing no.', 'Invoice code', 'Invioce No.', 'Invoice Nbr', 'Bill #', 'Tax invoice no.', 'Inv No/Ref'],
+    invoiceDate: ['Invoice issue date', 'Date issued', 'Inv. date', 'Date of billing', 'Invoiced on', 'Issue date/time', 'Invoice dt.', 'Invocie date', 'Billed on'],
+    dueDate: ['Payment due date', 'Due for payment', 'Payable on or before', 'Settle by', 'Payment deadline', 'Latest payment date', 'Net due date', 'Pymt due', 'Due dt.'],
+    subtotal: ['Tax basis total amount', 'Total without tax', 'Net invoice amount', 'Amount excluding tax', 'Total before VAT', 'Pre-tax total', 'Nett total', 'Excl. VAT total', 'Sum net'],
+    taxTotal: ['Tax total amount', 'VAT payable', 'Sum of VAT', 'VAT charged', 'Tax charged', 'Total sales tax', 'Plus VAT', 'VAT due'],
+    total: ['Grand total amount', 'Amount with tax', 'Total inc. VAT', 'Invoice value', 'Total sum', 'Gross invoice amount', 'Amount (incl. tax)', 'Total gross', 'Sum total', 'Grand totl'],
+    amountDue: ['Due payable amount', 'Remaining balance', 'Outstanding amount', 'Balance payable', 'Still to pay', 'Left to pay', 'Amount owing', 'Net amount due'],
+    prepaid: ['Paid to date', 'Payments received', 'Less amount paid', 'Deposit paid', 'Advance received', 'Already received', 'Prepaid sum'],
+    itemsTotal: ['Line total amount', 'Sum of items', 'Total of lines', 'Goods subtotal', 'Items subtotal', 'Article total'],
+  },
+  other: {
+    seller: ['Sold by', 'Supplier', 'Seller name', 'Issued by', 'Supplier details', 'Provider'],
+    customerNumber: ['Customer No.', 'Acct #', 'Customer account', 'Buyer ID', 'Client code', 'Your account no.'],
+    orderNumber: ['Purchase order ref.', 'Your PO', 'Order reference', 'PO #', 'Sales order'],
+    orderDate: ['Order date', 'PO date', 'Date ordered', 'Order placed'],
+    deliveryDate: ['Actual delivery date', 'Delivered on', 'Ship date', 'Despatch date'],
+    deliveryNote: ['Despatch advice', 'Delivery note no.', 'Packing list', 'Dispatch note'],
+    billTo: ['Bill to', 'Invoice address', 'Buyer', 'Invoiced to'],
+    shipTo: ['Ship to', 'Deliver to', 'Delivery address', 'Consignee'],
+    contractNumber: ['Contract reference', 'Contract no.', 'Agreement #', 'Framework agreement'],
+    buyerReference: ['Buyer reference', 'Routing code', 'Cost centre', 'Peppol ID'],
+    gln: ['GLN', 'Global location no.', 'Location ID', 'GLN/ILN'],
+    gtin: ['GTIN', 'EAN', 'Barcode', 'EAN code'],
+    supplierNumber: ['Supplier no.', 'Vendor ID', 'Our supplier no.', 'Vendor number'],
+    projectNumber: ['Project reference', 'Project no.', 'Job no.', 'Job ref.'],
+    servicePeriod: ['Invoicing period', 'Service period', 'Billing period', 'Period covered'],
+    printDate: ['Printed', 'Print date', 'Printed on', 'Run date'],
+    taxNumber: ['Tax reference', 'UTR', 'TIN', 'Tax ref.'],
+    accountHolder: ['Account holder', 'Account name', 'Payee', 'Beneficiary'],
+  },
+  titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, {date}', '{invoice} – {number} – {date}', '{invoice} {number} / {date}'],
+  rights: ['All rights reserved.', 'Registered trademark.', 'All rights reserved'],
+  taxNumber: { GB: ['##########', '### ### ####'] },
+};
