@@ -46,4 +46,4 @@ test('an upload whose client hung up during shutdown is extracted and recorded b
   await t.app.close();
 
   expect(await invoices()).toEqual([{ status: 'processed' }]);
-});
+}, 120_000); // an OCR'd page (with the model's first load) takes 20–30 s when the machine is busy with other test files
