@@ -36,6 +36,14 @@ const TRUETYPE: ReadonlyArray<readonly [string, string, string, boolean]> = [
 const FONT_DIRS = ['/usr/share/fonts', '/usr/local/share/fonts', path.join(process.env.HOME ?? '/root', '.fonts')];
 
 let found: Map<string, string> | undefined;
+/**
+ * From now on every slot is a standard PDF font, whatever is installed: `npm run train` needs the same pages on every
+ * machine to reproduce its weights byte for byte.
+ */
+export function useStandardFontsOnly(): void {
+  found = new Map();
+}
+
 /** TrueType files by base name, from the usual font folders (searched once). */
 function fontFiles(): Map<string, string> {
   if (found) return found;

@@ -1,24 +1,25 @@
 // Invoice fields from pages of words: vendor, number, dates, totals (decided together), line items, confidences.
 import type { ExtractedInvoiceFields, PageText } from '../types.ts';
-import { amountConfidences, amountsProblem, labelledConfidence, rankedConfidence } from './confidence.ts';
+import { amountConfidences, amountsProblem } from './confidence.ts';
 import { detectCurrency } from './currency.ts';
 import { readDoc } from './doc.ts';
-import { invoiceDates } from './invoice-dates.ts';
 import { extractLineItems } from './line-items.ts';
-import { numberCandidates } from './numbers.ts';
 import { addDays, paymentTermDays } from './payment-terms.ts';
 import { splitInvoicePages } from './split.ts';
 import { chooseTotals } from './totals.ts';
 import { pickSeller } from './seller.ts';
+import { chooseDates, chooseNumber } from './scoring/choose.ts';
 
 /** Fields of one invoice (pages already belong together). */
 export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields {
   const doc = readDoc(pages);
   const { lines, text } = doc;
   const vendor = pickSeller(doc);
-  const numbers = numberCandidates(doc);
-  const number = numbers[0] ?? null;
-  const dates = invoiceDates(doc);
+  // The number and the dates: ranked by the learned scorers (scoring/), whose features include the rules' choices.
+  const chosenNumber = chooseNumber(doc);
+  const number = chosenNumber.candidate;
+  const chosenDates = chooseDates(doc);
+  const dates = { invoice: chosenDates.invoice.candidate, due: chosenDates.due.candidate };
   // No due date printed: payment terms in words give one from the invoice date.
   const terms = !dates.due && dates.invoice ? paymentTermDays(doc) : null;
   const termDue = terms && dates.invoice ? addDays(dates.invoice.value, terms.days) : null;
@@ -30,9 +31,9 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   const amounts = amountConfidences(t);
   const fieldConfidences = {
     vendorName: vendor.confidence,
-    invoiceNumber: rankedConfidence(numbers),
-    invoiceDate: labelledConfidence(dates.invoice, dates.margin),
-    dueDate: termDue ? Math.min(75, labelledConfidence(dates.invoice, dates.margin)) : labelledConfidence(dates.due, dates.dueMargin),
+    invoiceNumber: number ? chosenNumber.confidence : 0,
+    invoiceDate: dates.invoice ? chosenDates.invoice.confidence : 0,
+    dueDate: termDue ? Math.min(75, chosenDates.invoice.confidence) : dates.due ? chosenDates.due.confidence : 0,
     subtotal: amounts.subtotal,
     tax: amounts.tax,
     total: amounts.total,
