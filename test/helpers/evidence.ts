@@ -61,7 +61,9 @@ export function spells(e: Pick<Evidence, 'field' | 'value'>, text: string, slack
   if (/^-?\d+(\.\d+)?$/.test(e.value) && e.field !== 'invoiceNumber' && e.field !== 'sku') {
     const v = Number(e.value);
     const numbers = [...findAmounts(text).map((a) => a.value), ...[...text.matchAll(/\d+(?:[.,]\d+)?/g)].map((m) => Number(m[0].replace(',', '.')))];
-    return numbers.some((n) => Math.abs(Math.abs(n) - Math.abs(v)) < 0.005);
+    // OCR of a crop may read the currency sign before the figures as a digit ("$649.00" → "6649.00"): the figures follow.
+    const digits = text.replace(/\D/g, '');
+    return numbers.some((n) => Math.abs(Math.abs(n) - Math.abs(v)) < 0.005) || (slack > 0 && digits.includes(Math.abs(v).toFixed(2).replace('.', '')));
   }
   const [want, got] = [key(e.value), key(text)];
   if (got.includes(want)) return true;
