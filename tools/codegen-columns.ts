@@ -63,6 +63,6 @@ export const COLUMN_TYPES = {
       'adapter_requests.request_fields',
       'tenant_sso.config',
     ),
-    ...optionalJson('adapter_requests.response'),
+    ...optionalJson('adapter_requests.response', 'invoices.evidence', 'invoice_line_items.evidence', 'receipts.evidence', 'receipt_line_items.evidence'),
   } as Record<string, string>,
 };

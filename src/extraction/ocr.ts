@@ -130,6 +130,8 @@ export interface OcrResult {
   /** Mean word confidence (0–100), 0 when no words. */
   confidence: number;
   ms: number;
+  /** The words' boxes were turned by this angle (radians) about the image centre to level a tilted page (PP-OCR). */
+  skew?: number;
 }
 
 export interface OcrEngine {

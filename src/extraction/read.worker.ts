@@ -70,7 +70,7 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
   if (spec.fileType !== 'pdf') {
     if (!bytes) throw new Error('an image arrived without its bytes');
     const r = await (await ocr()).recognizeImage(bytes, spec.preprocess);
-    const page: PageText = { page: 1, width: r.width, height: r.height, words: r.words, source: 'ocr', ms: r.ms };
+    const page: PageText = { page: 1, width: r.width, height: r.height, words: r.words, source: 'ocr', ms: r.ms, ...(r.skew ? { skew: r.skew } : {}) };
     return { numPages: 1, pages: [page], next: null, blank: 0, ocrd: 1, notOcrd: [], ms: Math.round(performance.now() - t0) };
   }
   let einvoice: EInvoiceReading | null | undefined;
@@ -92,7 +92,7 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
     if (n > spec.from && performance.now() - t0 >= spec.untilMs) break;
     let t1 = performance.now();
     const tp = await doc.readTextPage(n);
-    let read: Pick<PageText, 'words' | 'source'> = { words: tp.words, source: 'text-layer' };
+    let read: Pick<PageText, 'words' | 'source' | 'skew'> = { words: tp.words, source: 'text-layer' };
     if (tp.needsOcr) {
       if (await doc.isBlankPage(n)) out.blank++;
       else if (out.ocrd >= spec.ocrLeft) out.notOcrd.push(n);
@@ -114,7 +114,7 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
 }
 
 /** Rasterise and OCR a page without a usable text layer; null when there is no canvas, or OCR found less text than the layer. */
-async function ocrPage(doc: OpenedPdf, tp: PdfTextPage, engine: OcrEngine, spec: SliceSpec): Promise<Pick<PageText, 'words' | 'source'> | null> {
+async function ocrPage(doc: OpenedPdf, tp: PdfTextPage, engine: OcrEngine, spec: SliceSpec): Promise<Pick<PageText, 'words' | 'source' | 'skew'> | null> {
   const raster = await doc.renderPage(tp.page, PDF_OCR_DPI);
   if (!raster) return null;
   // Rendered at a known DPI: no rescaling needed beyond the cap.
@@ -124,7 +124,8 @@ async function ocrPage(doc: OpenedPdf, tp: PdfTextPage, engine: OcrEngine, spec:
   const ocrChars = ocrWords.reduce((s, w) => s + w.text.length, 0);
   const textChars = tp.words.reduce((s, w) => s + w.text.length, 0);
   const useOcr = ocrChars > textChars;
-  return useOcr ? { words: ocrWords, source: 'ocr' } : null;
+  // Scaling both axes alike keeps the angle the boxes were turned by.
+  return useOcr ? { words: ocrWords, source: 'ocr', ...(r.skew ? { skew: r.skew } : {}) } : null;
 }
 
 /**

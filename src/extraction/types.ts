@@ -31,6 +31,11 @@ export interface PageText {
   source: 'text-layer' | 'ocr';
   /** Time spent reading this page (text layer or render + OCR). */
   ms: number;
+  /**
+   * OCR'd pages read tilted: the angle (radians) the word boxes were turned by, about the page centre, to level the
+   * lines (ppocr/deskew.ts). Evidence turns boxes back by it to land on the page as it is shown. Absent: level.
+   */
+  skew?: number;
 }
 
 export interface ExtractedLineItem {
@@ -44,6 +49,35 @@ export interface ExtractedLineItem {
 
 /** 0–100 per field: how much evidence backs the value (0 when not found). */
 export type FieldConfidences = Record<string, number>;
+
+/** Where a value was read (DESIGN §11): the e-invoice data, the PDF's text layer, or OCR of the page. */
+export type EvidenceSource = 'EINVOICE' | 'TEXT_LAYER' | 'OCR';
+
+/** A box on a page as fractions (0–1) of its width and height, origin top-left, the page as rendered upright. */
+export interface EvidenceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One value and where it was read; page and box are null for a value printed nowhere (derived, or data only). */
+export interface FieldEvidence {
+  field: string;
+  value: string;
+  /** 0–100: the field's confidence (a line's cells: the line items' confidence). */
+  confidence: number;
+  /** 1-based page of the document. */
+  page: number | null;
+  box: EvidenceBox | null;
+  source: EvidenceSource;
+}
+
+/** Evidence of a document's header fields, and of each line item's cells (same order as its line items). */
+export interface DocumentEvidence {
+  fields: FieldEvidence[];
+  lineItems: FieldEvidence[][];
+}
 
 /** An invoice's header fields: what extraction reads and the API shows under the same names. */
 export interface InvoiceHeader {
@@ -68,6 +102,8 @@ export interface ExtractedInvoiceFields extends InvoiceHeader {
   pages: number[];
   /** What the reading noticed about this invoice (amounts that do not add up); delivered in the extraction's notes. */
   notes?: string[];
+  /** Where each value was read (absent: the provider gives none). */
+  evidence?: DocumentEvidence;
 }
 
 /** An invoice as a provider delivers it: the fields and where they came from. */
@@ -94,6 +130,8 @@ export interface ExtractedReceiptFields {
   lineItems: ExtractedLineItem[];
   confidence: number;
   fieldConfidences: FieldConfidences;
+  /** Where each value was read (absent: the provider gives none). */
+  evidence?: DocumentEvidence;
 }
 
 /** A file that cannot be read as a document of the accepted types (→ 400 at the API). */

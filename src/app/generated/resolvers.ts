@@ -391,6 +391,34 @@ export type ErrorCode =
   /** A service the request depends on failed, e.g. a source URL that cannot be fetched (502). */
   | 'UPSTREAM';
 
+/**
+ * A box on a page as fractions (0 to 1) of the page's width and height, origin at the top-left corner, on the page as
+ * it is shown upright: a PDF page after its own rotation, an image after its EXIF orientation. Multiply by the size you
+ * draw the page at to get pixels.
+ */
+export type EvidenceBox = {
+  __typename?: 'EvidenceBox';
+  /** Height, 0 to 1 of the page's height. */
+  height: Scalars['Float']['output'];
+  /** Width, 0 to 1 of the page's width. */
+  width: Scalars['Float']['output'];
+  /** Left edge, 0 to 1 of the page's width. */
+  x: Scalars['Float']['output'];
+  /** Top edge, 0 to 1 of the page's height. */
+  y: Scalars['Float']['output'];
+};
+
+/** Where a value came from. */
+export type EvidenceSource =
+  /** A person's correction (Mutation.correctInvoice): typed, not read, so with no page or box; confidence 100. */
+  | 'CORRECTION'
+  /** The e-invoice data the document carries (a PDF's CII/UBL attachment, or an uploaded XML file). page and box say where the page prints the same value; null when it prints it nowhere (or there is no page: an XML file). */
+  | 'EINVOICE'
+  /** OCR of a page image: a scan, a photo, an image-only PDF page, or Document AI's reading. */
+  | 'OCR'
+  /** The PDF's text layer. */
+  | 'TEXT_LAYER';
+
 /** How often extraction needed a person's correction on a vendor's invoices. */
 export type ExtractionAccuracy = {
   __typename?: 'ExtractionAccuracy';
@@ -402,6 +430,32 @@ export type ExtractionAccuracy = {
   correctedInvoices: Scalars['Int']['output'];
   /** The vendor's processed invoices. */
   invoiceCount: Scalars['Int']['output'];
+};
+
+/**
+ * Where one value was read: a field of an invoice or a receipt, or a cell of a line item. page and box are null when the
+ * value has no place on the page: worked out rather than read (a tax or subtotal from the other amounts, a sum of
+ * several tax lines, a due date from payment terms, a receipt total from cash less change, a till line's unit price),
+ * an e-invoice value the page does not print, or a person's correction.
+ */
+export type FieldEvidence = {
+  __typename?: 'FieldEvidence';
+  /** Where on that page, around the value as printed (its figures, without a currency mark); null with page. */
+  box?: Maybe<EvidenceBox>;
+  /** 0 to 100: the field's confidence (as in fieldConfidences); a line item's cells: the confidence in the line items. */
+  confidence: Scalars['Float']['output'];
+  /**
+   * The field: on Invoice.evidence vendorName, invoiceNumber, invoiceDate, dueDate, subtotal, tax, total, currency; on
+   * Receipt.evidence merchantName, receiptDate, subtotal, tax, tip, total, currency; on LineItem.evidence description,
+   * sku, quantity, unit, unitPrice, total. One entry per field that has a value.
+   */
+  field: Scalars['String']['output'];
+  /** The page it was read on (1-based); null when the value has no place on the page. */
+  page?: Maybe<Scalars['Int']['output']>;
+  /** Where the value came from. */
+  source: EvidenceSource;
+  /** The value as the field holds it, as text: amounts and quantities as decimal numbers (130.5), dates as YYYY-MM-DD. */
+  value: Scalars['String']['output'];
 };
 
 /** One count of an item at a store. */
@@ -501,6 +555,11 @@ export type Invoice = Node & {
   duplicateOf?: Maybe<Scalars['UUID']['output']>;
   /** Why processing failed, when status is failed. */
   error?: Maybe<Scalars['String']['output']>;
+  /**
+   * Where each header value was read, in field order (line items carry their own: LineItem.evidence). Null while
+   * processing, when failed, and for invoices recorded before evidence was kept.
+   */
+  evidence?: Maybe<Array<FieldEvidence>>;
   /** 0 to 100. */
   extractionConfidence?: Maybe<Scalars['Float']['output']>;
   /** Per-field confidence of the extraction. */
@@ -879,6 +938,11 @@ export type LineItem = {
   costCategory: CostCategory;
   /** The line's text as printed. */
   description?: Maybe<Scalars['String']['output']>;
+  /**
+   * Where each cell of the line was read (one entry per cell with a value). Null for lines recorded before evidence was
+   * kept, and in the snapshot an event carries (query the invoice or receipt for it).
+   */
+  evidence?: Maybe<Array<FieldEvidence>>;
   /** Quantity in `unit`. */
   quantity?: Maybe<Scalars['Float']['output']>;
   /** The vendor's item code (SKU or article number), when printed. */
@@ -1668,6 +1732,8 @@ export type Receipt = Node & {
    * receipt.duplicate instead of receipt.processed. Null for an original (and for any upload sent with force: true).
    */
   duplicateOf?: Maybe<Scalars['UUID']['output']>;
+  /** Where each header value was read, in field order (line items carry their own: LineItem.evidence); null for receipts recorded before evidence was kept. */
+  evidence?: Maybe<Array<FieldEvidence>>;
   /** 0 to 100. */
   extractionConfidence?: Maybe<Scalars['Float']['output']>;
   /** Per-field confidence of the extraction. */
@@ -2637,7 +2703,10 @@ export type ResolversTypes = {
   EmbedSessionInput: EmbedSessionInput;
   Employee: ResolverTypeWrapper<EmployeeModel>;
   ErrorCode: ErrorCode;
+  EvidenceBox: ResolverTypeWrapper<EvidenceBox>;
+  EvidenceSource: EvidenceSource;
   ExtractionAccuracy: ResolverTypeWrapper<ExtractionAccuracy>;
+  FieldEvidence: ResolverTypeWrapper<FieldEvidence>;
   InventoryCount: ResolverTypeWrapper<InventoryCountModel>;
   InventoryItem: ResolverTypeWrapper<InventoryItemModel>;
   InventorySummary: ResolverTypeWrapper<InventorySummary>;
@@ -2759,7 +2828,9 @@ export type ResolversParentTypes = {
   EmbedSession: EmbedSession;
   EmbedSessionInput: EmbedSessionInput;
   Employee: EmployeeModel;
+  EvidenceBox: EvidenceBox;
   ExtractionAccuracy: ExtractionAccuracy;
+  FieldEvidence: FieldEvidence;
   InventoryCount: InventoryCountModel;
   InventoryItem: InventoryItemModel;
   InventorySummary: InventorySummary;
@@ -2934,11 +3005,27 @@ export type EmployeeResolvers<ContextType = RequestContext, ParentType extends R
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type EvidenceBoxResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['EvidenceBox'] = ResolversParentTypes['EvidenceBox']> = {
+  height?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  width?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  x?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  y?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
 export type ExtractionAccuracyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ExtractionAccuracy'] = ResolversParentTypes['ExtractionAccuracy']> = {
   accuracyPercent?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   correctedFields?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   correctedInvoices?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   invoiceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type FieldEvidenceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['FieldEvidence'] = ResolversParentTypes['FieldEvidence']> = {
+  box?: Resolver<Maybe<ResolversTypes['EvidenceBox']>, ParentType, ContextType>;
+  confidence?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  page?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['EvidenceSource'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type InventoryCountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InventoryCount'] = ResolversParentTypes['InventoryCount']> = {
@@ -2990,6 +3077,7 @@ export type InvoiceResolvers<ContextType = RequestContext, ParentType extends Re
   dueDate?: Resolver<Maybe<ResolversTypes['Date']>, ParentType, ContextType>;
   duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  evidence?: Resolver<Maybe<Array<ResolversTypes['FieldEvidence']>>, ParentType, ContextType>;
   extractionConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fieldConfidences?: Resolver<ResolversTypes['InvoiceFieldConfidences'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -3152,6 +3240,7 @@ export type LegacyUsageCountsResolvers<ContextType = RequestContext, ParentType 
 export type LineItemResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LineItem'] = ResolversParentTypes['LineItem']> = {
   costCategory?: Resolver<ResolversTypes['CostCategory'], ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  evidence?: Resolver<Maybe<Array<ResolversTypes['FieldEvidence']>>, ParentType, ContextType>;
   quantity?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   sku?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   total?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -3316,6 +3405,7 @@ export type ReceiptResolvers<ContextType = RequestContext, ParentType extends Re
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   currency?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   duplicateOf?: Resolver<Maybe<ResolversTypes['UUID']>, ParentType, ContextType>;
+  evidence?: Resolver<Maybe<Array<ResolversTypes['FieldEvidence']>>, ParentType, ContextType>;
   extractionConfidence?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   fieldConfidences?: Resolver<ResolversTypes['ReceiptFieldConfidences'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['UUID'], ParentType, ContextType>;
@@ -3633,7 +3723,9 @@ export type Resolvers<ContextType = RequestContext> = {
   EmailAddress?: GraphQLScalarType;
   EmbedSession?: EmbedSessionResolvers<ContextType>;
   Employee?: EmployeeResolvers<ContextType>;
+  EvidenceBox?: EvidenceBoxResolvers<ContextType>;
   ExtractionAccuracy?: ExtractionAccuracyResolvers<ContextType>;
+  FieldEvidence?: FieldEvidenceResolvers<ContextType>;
   InventoryCount?: InventoryCountResolvers<ContextType>;
   InventoryItem?: InventoryItemResolvers<ContextType>;
   InventorySummary?: InventorySummaryResolvers<ContextType>;

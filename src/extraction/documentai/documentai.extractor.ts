@@ -9,6 +9,7 @@
 import type { DocumentProcessorServiceClient, protos } from '@google-cloud/documentai';
 import { type DocumentExtractor, ExtractionServiceError, MIME_TYPES } from '../extractor.ts';
 import { type FileType, UnreadableDocumentError } from '../types.ts';
+import { documentAiEvidence, INVOICE_TYPES, RECEIPT_TYPES } from './evidence.ts';
 import { assertReadable, type DocAiDocument, documentToInvoices, documentToReceipt, pageCountOf } from './entities.ts';
 import { parseDocumentAiEndpoint, processorName } from './endpoint.ts';
 
@@ -144,11 +145,13 @@ export function createDocumentAiExtractor(options: DocumentAiOptions): DocumentE
     async extractInvoices(bytes, fileType) {
       const doc = await callProcessor(processors.invoice, bytes, fileType);
       // Document AI's parsers read every page from its image (native PDF text is an option of its OCR processor only).
-      return { pageCount: pageCountOf(doc), invoices: documentToInvoices(doc).map((i) => ({ ...i, source: 'ocr' as const })), notes: [] };
+      const invoices = documentToInvoices(doc).map((i) => ({ ...i, source: 'ocr' as const, evidence: documentAiEvidence(doc, INVOICE_TYPES, i) }));
+      return { pageCount: pageCountOf(doc), invoices, notes: [] };
     },
     async extractReceipt(bytes, fileType) {
       const doc = await callProcessor(processors.expense, bytes, fileType);
-      return { pageCount: pageCountOf(doc), receipt: documentToReceipt(doc), notes: [] };
+      const receipt = documentToReceipt(doc);
+      return { pageCount: pageCountOf(doc), receipt: { ...receipt, evidence: documentAiEvidence(doc, RECEIPT_TYPES, receipt) }, notes: [] };
     },
     async close() {
       closed = true;

@@ -215,7 +215,7 @@ class Reading {
 }
 
 /** The most confident entity of a type (a processor may return several candidates). */
-function best(entities: Entity[], type: string): Entity | undefined {
+export function best(entities: Entity[], type: string): Entity | undefined {
   let found: Entity | undefined;
   for (const e of entities) if (e.type === type && (!found || (e.confidence ?? 0) > (found.confidence ?? 0))) found = e;
   return found;

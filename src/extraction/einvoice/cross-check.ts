@@ -8,7 +8,8 @@
 // prints neither of the e-invoice's (it describes another document; a garbled text layer that reads no number or
 // total does not count). An uploaded XML file has no visible text: its values stand alone.
 import type { DeliveredInvoice, ExtractedInvoiceFields, FieldConfidences, PageText } from '../types.ts';
-import { compactOf, printedText, type PrintedText, spacedOf } from './printed.ts';
+import { einvoiceEvidence } from './evidence.ts';
+import { compactOf, printedText, type PrintedText, same, spacedOf } from './printed.ts';
 import type { EInvoice, EInvoiceReading } from './types.ts';
 
 /** Confirmed by the visible text. */
@@ -92,24 +93,22 @@ export function fromEInvoice(reading: EInvoiceReading, text: ExtractedInvoiceFie
     notes.push(`the amount due is ${money(e.amountDue)} (after prepayments or rounding); total is the invoice's grand total ${money(e.total)}`);
   }
   const keys = ['vendorName', 'invoiceNumber', 'invoiceDate', 'total'] as const;
-  return {
-    invoice: {
-      vendorName: values.vendorName as string | null,
-      invoiceNumber: values.invoiceNumber as string | null,
-      invoiceDate: values.invoiceDate as string | null,
-      dueDate: values.dueDate as string | null,
-      subtotal: values.subtotal as number | null,
-      tax: values.tax as number | null,
-      total: values.total as number | null,
-      currency: values.currency as string | null,
-      lineItems,
-      confidence: Math.round(keys.reduce((s, k) => s + (fieldConfidences[k] ?? 0), 0) / keys.length),
-      fieldConfidences,
-      pages: pages.map((p) => p.page),
-      source: 'e-invoice',
-    },
-    notes,
+  const invoice = {
+    vendorName: values.vendorName as string | null,
+    invoiceNumber: values.invoiceNumber as string | null,
+    invoiceDate: values.invoiceDate as string | null,
+    dueDate: values.dueDate as string | null,
+    subtotal: values.subtotal as number | null,
+    tax: values.tax as number | null,
+    total: values.total as number | null,
+    currency: values.currency as string | null,
+    lineItems,
+    confidence: Math.round(keys.reduce((s, k) => s + (fieldConfidences[k] ?? 0), 0) / keys.length),
+    fieldConfidences,
+    pages: pages.map((p) => p.page),
   };
+  // Where each value is printed on the pages (evidence.ts).
+  return { invoice: { ...invoice, source: 'e-invoice', evidence: einvoiceEvidence(e, invoice, t, pages) }, notes };
 }
 
 /**
@@ -126,17 +125,6 @@ function aboutAnotherDocument(e: EInvoice, t: ExtractedInvoiceFields | null, pag
 /** Of the text engine's invoices (a split may give several), the one about this e-invoice. */
 function closest(e: EInvoice, text: ExtractedInvoiceFields[]): ExtractedInvoiceFields | null {
   return text.find((t) => same('invoiceNumber', e.invoiceNumber, t.invoiceNumber)) ?? text.find((t) => same('total', e.total, t.total)) ?? text[0] ?? null;
-}
-
-/** The two readings are the same value (amounts without sign: a printed credit note rarely shows one). */
-function same(f: Field, a: string | number | null, b: string | number | null): boolean {
-  if (a === null || b === null) return false;
-  if (typeof a === 'number' || typeof b === 'number') return Math.abs(Math.abs(Number(a)) - Math.abs(Number(b))) < 0.005;
-  if (f === 'vendorName') {
-    const [x, y] = [spacedOf(a), spacedOf(b)];
-    return x.length > 0 && y.length > 0 && (x.includes(y) || y.includes(x));
-  }
-  return f === 'invoiceNumber' ? compactOf(a) === compactOf(b) : a === b;
 }
 
 /** The value is printed somewhere on the document. */

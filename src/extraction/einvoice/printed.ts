@@ -27,6 +27,17 @@ export const spacedOf = (s: string): string =>
     .trim();
 export const compactOf = (s: string): string => fold(s).replace(/[^a-z0-9]+/g, '');
 
+/** Two readings of a field are the same value (amounts without sign: a printed credit note rarely shows one). */
+export function same(f: string, a: string | number | null, b: string | number | null): boolean {
+  if (a === null || b === null) return false;
+  if (typeof a === 'number' || typeof b === 'number') return Math.abs(Math.abs(Number(a)) - Math.abs(Number(b))) < 0.005;
+  if (f === 'vendorName') {
+    const [x, y] = [spacedOf(a), spacedOf(b)];
+    return x.length > 0 && y.length > 0 && (x.includes(y) || y.includes(x));
+  }
+  return f === 'invoiceNumber' ? compactOf(a) === compactOf(b) : a === b;
+}
+
 export function printedText(pages: PageText[]): PrintedText {
   const words = pages.flatMap((p) => p.words.map((w) => w.text));
   const text = words.join(' ');
@@ -41,7 +52,7 @@ export function printedText(pages: PageText[]): PrintedText {
 }
 
 /** The amount a token may show, in cents ("1.005,55", "€1,005.55", "(100.00)", "60.0000", "1'234.50"). */
-function amountsIn(token: string): number[] {
+export function amountsIn(token: string): number[] {
   const s = token.replace(/[^\d.,']/g, '').replace(/^[.,']+|[.,']+$/g, '');
   if (!/\d/.test(s)) return [];
   const last = Math.max(s.lastIndexOf('.'), s.lastIndexOf(','));
@@ -72,7 +83,8 @@ const month = (word: string): number | null => MONTHS.find(([re]) => re.test(fol
 const iso = (y: number, m: number, d: number): string | null =>
   isoDay(`${String(y < 100 ? 2000 + y : y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
 
-function datesIn(text: string): Set<string> {
+/** Every date a text shows, ISO (both day/month orders where the text leaves it open). */
+export function datesIn(text: string): Set<string> {
   const out = new Set<string>();
   const add = (v: string | null) => v && out.add(v);
   for (const m of text.matchAll(/\b(\d{4})[./-](\d{1,2})[./-](\d{1,2})\b/g)) add(iso(+m[1]!, +m[2]!, +m[3]!));

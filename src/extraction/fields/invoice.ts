@@ -9,6 +9,7 @@ import { splitInvoicePages } from './split.ts';
 import { chooseTotals } from './totals.ts';
 import { pickSeller } from './seller.ts';
 import { chooseDates, chooseNumber } from './scoring/choose.ts';
+import { invoiceEvidence } from './invoice-evidence.ts';
 
 /** Fields of one invoice (pages already belong together). */
 export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields {
@@ -45,7 +46,7 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   const keyed = (['vendorName', 'invoiceNumber', 'invoiceDate', 'total'] as const).map((k) => fieldConfidences[k]).sort((a, b) => a - b);
   const confidence = Math.max(0, Math.round(keyed[0]! - keyed.slice(1).reduce((s, c) => s + (100 - c), 0) / 4));
   const problem = amountsProblem(t, (n) => n.toFixed(2));
-  return {
+  const fields = {
     vendorName: vendor.name,
     invoiceNumber: number?.value ?? null,
     invoiceDate: dates.invoice?.value ?? null,
@@ -60,6 +61,8 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
     pages: pages.map((p) => p.page),
     ...(problem ? { notes: [problem] } : {}),
   };
+  // Where each value was read: the candidates chosen above (a due date from payment terms has none).
+  return { ...fields, evidence: invoiceEvidence(doc, { vendor, number, invoiceDate: dates.invoice, dueDate: dates.due, totals: t }, fields) };
 }
 
 /** All invoices in a document: a multi-vendor PDF yields one record per invoice. */

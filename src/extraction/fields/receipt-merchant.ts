@@ -109,7 +109,8 @@ function headerLines(lines: Line[]): Line[] {
   return start < lines.length - 3 ? lines.slice(start) : lines;
 }
 
-export function pickMerchant(lines: Line[]): { name: string | null; confidence: number } {
+/** The merchant's name and how sure; `line`: where it was read (a name joined with the line above: the lower one). */
+export function pickMerchant(lines: Line[]): { name: string | null; confidence: number; line?: Line } {
   const scored = nameCandidates(headerLines(lines), 'receipt').map((c) => {
     const own = cleanMerchant(c.name);
     const company = COMPANY_FORM.test(own);
@@ -144,5 +145,5 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
   // A receipt's header name is right about four times in five on the dev receipts (OCR misreads, brand or company
   // line): never in the >= 90 band partners read as right at least 97% of the time.
   const conf = Math.min(89, 35 + best.score * 5 + margin * 5) * (best.line.confidence / 100);
-  return { name: best.name, confidence: Math.max(5, Math.round(conf)) };
+  return { name: best.name, confidence: Math.max(5, Math.round(conf)), line: best.line };
 }

@@ -9,6 +9,7 @@ import { detectPaymentMethod } from './payment.ts';
 import { receiptItems } from './receipt-items.ts';
 import { chooseReceiptTotals } from './receipt-totals.ts';
 import { pickMerchant } from './receipt-merchant.ts';
+import { receiptEvidence } from './receipt-evidence.ts';
 
 const L = (re: RegExp, weight: number): Label => ({ re, weight });
 
@@ -65,7 +66,7 @@ export function extractReceiptFields(pages: PageText[]): ExtractedReceiptFields 
     lineItems: lineItems.length ? Math.round((30 * (lines[0]?.confidence ?? 0)) / 100) : 0,
   };
   const confidence = Math.round((fieldConfidences.merchantName + fieldConfidences.receiptDate + fieldConfidences.total * 2) / 4);
-  return {
+  const fields = {
     merchantName: merchant.name,
     receiptDate: date?.value ?? null,
     subtotal: sub?.value ?? null,
@@ -78,4 +79,7 @@ export function extractReceiptFields(pages: PageText[]): ExtractedReceiptFields 
     confidence,
     fieldConfidences,
   };
+  // Where each value was read: the candidates chosen above, found again on their lines.
+  const picks = { merchantLine: merchant.line ?? null, date, subtotal: sub, tax, tip, total };
+  return { ...fields, evidence: receiptEvidence(pages, lines, picks, fields, { dec, dayFirst, dates: findDate }) };
 }

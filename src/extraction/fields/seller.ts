@@ -12,6 +12,9 @@ export interface Seller {
   confidence: number;
   /** Evidence behind the name (for tests and tuning). */
   why: string[];
+  /** The line and the offset of the run the name was read from (evidence.ts boxes it). */
+  line?: Line;
+  at?: number;
 }
 
 let forms: RegExp | null = null;
@@ -89,6 +92,9 @@ export interface SellerCandidate {
   score: number;
   why: string[];
   form: boolean;
+  line: Line;
+  /** Offset of its run in the line's text. */
+  at: number;
 }
 
 /** Every run that may name the issuer, scored by its evidence, best first. */
@@ -203,7 +209,7 @@ export function sellerCandidates(doc: InvoiceDoc): SellerCandidate[] {
       else if (buyerNames.has(k)) add(-6, 'buyer name');
       if (/^\p{Lu}[\p{L}'’&.-]*$/u.test(name) && !form && words.length <= 1) add(-0.5, 'single word');
       if (line.confidence < 60) add(-1, 'low OCR');
-      cands.push({ name, score: s, why, form: Boolean(form) });
+      cands.push({ name, score: s, why, form: Boolean(form), line, at: r.at });
     }
   }
   return cands.sort((a, b) => b.score - a.score);
@@ -247,5 +253,5 @@ export function pickSeller(doc: InvoiceDoc): Seller {
   // Near certain only when several independent signs name the same party and no other name comes close.
   const signs = best.why.filter((w) => IDENTITY.has(w)).length;
   const confidence = Math.round(Math.min(signs >= 3 && margin >= 4 ? 98 : 95, 30 + best.score * 6 + Math.min(margin, 4) * 5));
-  return { name: best.name, confidence, why: best.why };
+  return { name: best.name, confidence, why: best.why, line: best.line, at: best.at };
 }

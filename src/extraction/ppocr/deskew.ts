@@ -14,7 +14,7 @@ const MIN_ASPECT = 2.5;
  * height, which the layout tolerates (turning the boxes of such pages changed no line but nudged word heights by a
  * pixel, which the header rules compare).
  */
-const LEVEL = 0.0175;
+export const LEVEL = 0.0175;
 
 /** The length-weighted median slope of the long segments (0 when there are none). */
 export function dominantAngle(rects: readonly RotatedRect[]): number {

@@ -13,7 +13,7 @@ import { orientedSize, type OcrEngine } from '../ocr.ts';
 import { UnreadableDocumentError } from '../types.ts';
 import type { Word } from '../types.ts';
 import { detectSegments, type RotatedRect } from './detect.ts';
-import { deskewWords, dominantAngle } from './deskew.ts';
+import { deskewWords, dominantAngle, LEVEL } from './deskew.ts';
 import { englishLexicon, type Lexicon } from './lexicon.ts';
 import { batchTensor, cropSegment, ctcDecode, latinClasses, type LineCrop, type RgbImage } from './recognize.ts';
 import { cropWords } from './segment-words.ts';
@@ -86,11 +86,14 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
       const t0 = performance.now();
       const { src, width, height } = await decode(bytes);
       const rects = await detect(ort, det, runDet, src, detMax);
-      const words = deskewWords(await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }), dominantAngle(rects), src.width, src.height);
+      const angle = dominantAngle(rects);
+      const words = deskewWords(await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }), angle, src.width, src.height);
       const k = width / src.width;
       const scaled = words.map((w) => ({ ...w, x: round2(w.x * k), y: round2(w.y * k), width: round2(w.width * k), height: round2(w.height * k) }));
       const confidence = scaled.length ? scaled.reduce((s, w) => s + w.confidence, 0) / scaled.length : 0;
-      return { width, height, words: scaled, confidence: Math.round(confidence * 10) / 10, ms: Math.round(performance.now() - t0) };
+      // The angle the boxes were turned by (none below LEVEL): evidence turns them back onto the image.
+      const skew = Math.abs(angle) >= LEVEL ? { skew: angle } : {};
+      return { width, height, words: scaled, confidence: Math.round(confidence * 10) / 10, ms: Math.round(performance.now() - t0), ...skew };
     },
     async terminate() {
       await Promise.all([det.release(), rec.release()]).catch(() => undefined);

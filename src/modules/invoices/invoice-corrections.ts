@@ -8,6 +8,7 @@ import { normalizeVendorName } from '../vendors/vendor-name.ts';
 import type { SearchService } from '../search/search.service.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 import { correctionCounts, insertCorrections, listCorrections, lockInvoice } from './invoice-corrections.queries.ts';
+import { correctedEvidence, evidenceColumn } from './evidence.ts';
 import { type Invoice, type LineItem, toInvoice } from './invoice.ts';
 import { updateInvoice } from './invoices.queries.ts';
 
@@ -42,6 +43,8 @@ export interface ExtractionAccuracy {
 }
 
 const MAX_AMOUNT = 1e10;
+/** The order of an invoice's evidence entries: the API's field order. */
+const EVIDENCE_ORDER = [...CORRECTABLE_FIELDS, 'currency'];
 
 /** The value a field is corrected to, checked (a 400 names the field); strings as stored, amounts to the cent. */
 function checked(field: InvoiceCorrectionField, value: string | number | null): string | number | null {
@@ -104,7 +107,9 @@ export function createInvoiceCorrections(
           if (vendorId) await adjustVendorSpend(trx, before.tenantId, vendorId, { invoices: 1, amount: total ?? 0 });
         }
         const confidences = { ...before.fieldConfidences, ...Object.fromEntries(changes.map(([f]) => [f, 100])) };
-        const updated = await updateInvoice(trx, before.tenantId, before.id, { ...next, vendorId, fieldConfidences: JSON.stringify(confidences) });
+        // A corrected value was typed, not read: its evidence says so (an invoice recorded without evidence keeps none).
+        const evidence = before.evidence ? { evidence: evidenceColumn(correctedEvidence(before.evidence, changes, EVIDENCE_ORDER)) } : {};
+        const updated = await updateInvoice(trx, before.tenantId, before.id, { ...next, vendorId, fieldConfidences: JSON.stringify(confidences), ...evidence });
         await insertCorrections(
           trx,
           changes.map(([field, value]) => ({

@@ -4,6 +4,7 @@ import type { ExtractedLineItem, InvoiceHeader, InvoiceSource } from '../../extr
 import type { DocumentsTable } from '../../platform/db/types.ts';
 import type { InvoiceLineItemRow, InvoiceRow } from './invoices.queries.ts';
 import type { CostCategory } from '../../extraction/categories.ts';
+import { type Evidence, storedEvidence } from './evidence.ts';
 
 // The invoice as the domain sees it, and its mappings from rows and to the REST/webhook resource.
 
@@ -12,6 +13,8 @@ export type Categorize = CategorizeLines;
 /** An extracted line with the cost category it was given. */
 export interface LineItem extends ExtractedLineItem {
   costCategory: CostCategory;
+  /** Where each cell was read (null: none kept; absent in an event's snapshot, which carries the REST shape). */
+  evidence?: Evidence[] | null;
 }
 
 /** An invoice as the API shows it (ExtractedInvoice), plus what the service needs to know of it. */
@@ -33,6 +36,8 @@ export interface Invoice extends InvoiceHeader {
   /** Uploaded with `force`: recorded as an original whatever it repeats. */
   forced: boolean;
   createdAt: Date;
+  /** Where each header value was read (null: none kept; absent in an event's snapshot). */
+  evidence?: Evidence[] | null;
 }
 
 /** A document row to write; where the bytes went, who sent them and what reading left out are optional. */
@@ -74,12 +79,15 @@ export function resource(invoice: Invoice, lineItems: readonly LineItem[]) {
     status: invoice.status,
     source: invoice.source ?? null,
     duplicateOf: invoice.duplicateOf ?? null,
-    lineItems,
+    lineItems: lineItems.map(contractLine),
     costCategories: [...new Set(lineItems.map((l) => l.costCategory))],
     createdAt: invoice.createdAt.toISOString(),
     ...(invoice.error ? { error: invoice.error } : {}),
   };
 }
+
+/** A line as REST bodies and webhook payloads show it: its evidence is GraphQL's only. */
+export const contractLine = ({ evidence: _, ...line }: LineItem): Omit<LineItem, 'evidence'> => line;
 
 const round = (v: number | null, places: number) => (v === null ? null : Math.round(v * 10 ** places) / 10 ** places);
 
@@ -118,6 +126,7 @@ export function toInvoice(r: InvoiceRow): Invoice {
     duplicateOf: r.duplicateOf,
     forced: r.forced,
     createdAt: r.createdAt,
+    evidence: storedEvidence(r.evidence),
   };
 }
 
@@ -131,5 +140,6 @@ export function toLineItem(r: Omit<InvoiceLineItemRow, 'invoiceId'>): LineItem {
     unitPrice: num(r.unitPrice),
     total: num(r.total),
     costCategory: asCostCategory(r.costCategory),
+    evidence: storedEvidence(r.evidence),
   };
 }

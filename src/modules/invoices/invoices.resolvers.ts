@@ -78,12 +78,18 @@ export const invoiceResolvers = {
       Object.fromEntries(CONFIDENCE_FIELDS.map((f) => [f, Number(invoice.fieldConfidences?.[f] ?? 0)])) as Record<(typeof CONFIDENCE_FIELDS)[number], number>,
     notes: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceNotes.load(invoice.id),
     source: (invoice: Invoice) => invoice.source ?? null,
+    // An event's snapshot has the REST shape, without evidence: the stored invoice's (batched).
+    evidence: async (invoice: Invoice, _: unknown, ctx: RequestContext) =>
+      invoice.evidence !== undefined ? invoice.evidence : ((await loaders(ctx).invoice.load(invoice.id))?.evidence ?? null),
     duplicateOf: (invoice: Invoice) => invoice.duplicateOf ?? null,
     corrections: (invoice: Invoice, _: unknown, ctx: RequestContext) => loaders(ctx).invoiceCorrections.load(invoice.id),
     original: async (invoice: Invoice, _: unknown, ctx: RequestContext) => {
       const doc = invoice.documentId ? await loaders(ctx).document.load(invoice.documentId) : null;
       return doc ? ctx.services.documentLinks.link(ctx.principal, doc) : null;
     },
+  },
+  LineItem: {
+    evidence: (line: LineItem) => line.evidence ?? null,
   },
   Vendor: {
     extractionAccuracy: (vendor: Vendor, _: unknown, ctx: RequestContext) => loaders(ctx).vendorAccuracy.load(vendor),

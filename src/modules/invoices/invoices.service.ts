@@ -21,6 +21,7 @@ import type { DeliveredInvoice } from '../../extraction/types.ts';
 import { type Connection, pageRequest, toConnection } from '../../platform/lib/pagination.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 import { normalizeVendorName } from '../vendors/vendor-name.ts';
+import { evidenceColumn } from './evidence.ts';
 import { asStored, type Categorize, type Invoice, type InvoiceListArgs, type LineItem, type NewDocument, resource, toInvoice, toLineItem } from './invoice.ts';
 
 /**
@@ -116,8 +117,13 @@ export function createInvoicesService(
             }
             await addVendorSpend(trx, tenantId, vendor.id, fields.total ?? 0);
           }
-          const lineItems = fields.lineItems.map((item, k) => asStored(item, categories[i]![k]!));
-          await insertInvoiceLineItems(trx, tenantId, id, lineItems);
+          const lineItems = fields.lineItems.map((item, k) => ({ ...asStored(item, categories[i]![k]!), evidence: fields.evidence?.lineItems[k] ?? null }));
+          await insertInvoiceLineItems(
+            trx,
+            tenantId,
+            id,
+            lineItems.map((l) => ({ ...l, evidence: evidenceColumn(l.evidence) })),
+          );
           const row = await updateInvoice(trx, tenantId, id, {
             status: 'processed',
             duplicateOf: original?.id ?? null,
@@ -133,6 +139,7 @@ export function createInvoicesService(
             extractionConfidence: Math.round(fields.confidence * 100) / 100,
             fieldConfidences: JSON.stringify(fields.fieldConfidences),
             source: fields.source,
+            evidence: evidenceColumn(fields.evidence?.fields),
             pages: fields.pages,
             processedAt: new Date(),
             ...ENDED,

@@ -52,5 +52,8 @@ export const receiptResolvers = {
     notes: (receipt: Receipt, _: unknown, ctx: RequestContext) => loaders(ctx).receiptNotes.load(receipt.id),
     // Snapshots in events recorded before duplicates were kept lack it.
     duplicateOf: (receipt: Receipt) => receipt.duplicateOf ?? null,
+    // An event's snapshot has the REST shape, without evidence: the stored receipt's (batched).
+    evidence: async (receipt: Receipt, _: unknown, ctx: RequestContext) =>
+      receipt.evidence !== undefined ? receipt.evidence : ((await loaders(ctx).receipt.load(receipt.id))?.evidence ?? null),
   },
 } satisfies Resolvers;

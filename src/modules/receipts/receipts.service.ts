@@ -15,7 +15,8 @@ import type { DB } from '../../platform/db/types.ts';
 import type { Principal } from '../../platform/auth/authenticate.ts';
 import type { ExtractedReceiptFields, PaymentMethod, PaymentMethodType } from '../../extraction/types.ts';
 import { notesInOrder } from '../invoices/invoices.service.ts';
-import { asStored, type Categorize, type LineItem, type NewDocument, num, toLineItem } from '../invoices/invoice.ts';
+import { asStored, type Categorize, contractLine, type LineItem, type NewDocument, num, toLineItem } from '../invoices/invoice.ts';
+import { type Evidence, evidenceColumn, storedEvidence } from '../invoices/evidence.ts';
 import { type Connection, pageRequest, toConnection } from '../../platform/lib/pagination.ts';
 import type { TenantsService } from '../tenants/tenants.service.ts';
 
@@ -41,6 +42,8 @@ export interface Receipt {
   /** The original this record repeats (the same file); null for an original. */
   duplicateOf: string | null;
   createdAt: Date;
+  /** Where each header value was read (null: none kept; absent in an event's snapshot). */
+  evidence?: Evidence[] | null;
 }
 
 export interface ReceiptListArgs {
@@ -101,10 +104,16 @@ export function createReceiptsService(
           cardLast4: pm.last4 && /^\d{4}$/.test(pm.last4) ? pm.last4 : null,
           extractionConfidence: Math.round(fields.confidence * 100) / 100,
           fieldConfidences: JSON.stringify(fields.fieldConfidences),
+          evidence: evidenceColumn(fields.evidence?.fields),
           processedAt: new Date(),
         });
-        const lineItems = fields.lineItems.map((item, k) => asStored(item, categories[k]!));
-        await insertReceiptLineItems(trx, tenantId, row.id, lineItems);
+        const lineItems = fields.lineItems.map((item, k) => ({ ...asStored(item, categories[k]!), evidence: fields.evidence?.lineItems[k] ?? null }));
+        await insertReceiptLineItems(
+          trx,
+          tenantId,
+          row.id,
+          lineItems.map((l) => ({ ...l, evidence: evidenceColumn(l.evidence) })),
+        );
         const receipt = toReceipt(row);
         const type = original ? 'receipt.duplicate' : 'receipt.processed';
         await appendEvent(trx, tenantId, { type, subjectId: row.id, payload: receiptResource(receipt, lineItems) });
@@ -169,7 +178,7 @@ export function receiptResource(receipt: Receipt, lineItems: readonly LineItem[]
     useType: receipt.useType,
     paymentMethod: receipt.paymentMethod,
     duplicateOf: receipt.duplicateOf,
-    lineItems,
+    lineItems: lineItems.map(contractLine),
     createdAt: receipt.createdAt.toISOString(),
   };
 }
@@ -194,5 +203,6 @@ function toReceipt(r: ReceiptRow): Receipt {
     fieldConfidences: (r.fieldConfidences ?? {}) as Record<string, number>,
     duplicateOf: r.duplicateOf,
     createdAt: r.createdAt,
+    evidence: storedEvidence(r.evidence),
   };
 }

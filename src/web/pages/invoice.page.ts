@@ -1,6 +1,7 @@
 import { esc } from '../html.ts';
 import { day, dayOf, label, money, percent } from './format.ts';
 import { empty, figures, table } from './layout.ts';
+import { EVIDENCE_FIELDS, marked, type PageEvidence } from './invoice-evidence.ts';
 import { PageError } from './page-graphql.ts';
 import type { PageHandler } from './page.ts';
 
@@ -8,7 +9,8 @@ const DETAIL = `query InvoiceDetail($id: UUID!) {
   invoice(id: $id) {
     id storeId vendorName invoiceNumber invoiceDate dueDate subtotal tax total currency status error extractionConfidence source
     fieldConfidences { vendorName invoiceNumber invoiceDate dueDate total }
-    lineItems { description sku quantity unit unitPrice total costCategory }
+    ${EVIDENCE_FIELDS}
+    lineItems { description sku quantity unit unitPrice total costCategory ${EVIDENCE_FIELDS} }
     notes
     corrections { field previousValue value correctedBy correctedAt }
     vendor { name extractionAccuracy { invoiceCount correctedInvoices correctedFields accuracyPercent } }
@@ -41,7 +43,9 @@ interface Detail {
     unitPrice: number | null;
     total: number | null;
     costCategory: string;
+    evidence: PageEvidence[] | null;
   }>;
+  evidence: PageEvidence[] | null;
   notes: string[];
   corrections: Array<{ field: Field; previousValue: string | null; value: string | null; correctedBy: string; correctedAt: string }>;
   vendor: {
@@ -76,7 +80,8 @@ function original(o: Detail['original']): string {
   const path = new URL(o.url).pathname + new URL(o.url).search;
   const open = `<a href="${esc(path)}" target="_blank" rel="noopener">Open the original${o.fileName ? ` (${esc(o.fileName)})` : ''}</a>`;
   if (o.fileType === 'xml') return `<p>This invoice arrived as e-invoice data (XML): there is no page to show.</p><p>${open}</p>`;
-  if (o.fileType !== 'pdf') return `<img class="original-image" src="${esc(path)}" alt="The original invoice"><p class="note">${open}</p>`;
+  if (o.fileType !== 'pdf')
+    return `<div class="original-frame"><img class="original-image" src="${esc(path)}" alt="The original invoice"></div><p class="note">${open}</p>`;
   return `<div class="pdf-viewer" data-src="${esc(path)}" data-pages="${esc(o.pageCount ?? 1)}">
 <canvas aria-label="Page 1 of the original invoice" role="img"></canvas>
 <p class="pdf-nav"${(o.pageCount ?? 1) > 1 ? '' : ' hidden'}><button type="button" data-step="-1" disabled>← Page</button> <span class="pdf-page">Page 1 of ${esc(o.pageCount ?? 1)}</span> <button type="button" data-step="1"${(o.pageCount ?? 1) > 1 ? '' : ' disabled'}>Page →</button></p>
@@ -99,7 +104,8 @@ export const invoicePage: PageHandler = async (ctx) => {
     const c = confidence(f);
     const low = i.status === 'processed' && !corrected.has(f) && c !== null && c < LOW_CONFIDENCE;
     const mark = corrected.has(f) ? '<span class="badge fixed">corrected</span>' : low ? '<span class="badge low">check</span>' : '';
-    return { cls: low ? 'low' : null, cells: [esc(name), `${esc(shown(f, kind))} ${mark}`, c === null ? '—' : `<span class="num">${esc(c)}</span>`] };
+    const value = marked(esc(shown(f, kind)), i.evidence, f, name);
+    return { cls: low ? 'low' : null, cells: [esc(name), `${value} ${mark}`, c === null ? '—' : `<span class="num">${esc(c)}</span>`] };
   });
   const inputs = FIELDS.map(([f, name, kind]) => {
     const value = i[f] ?? '';
@@ -107,15 +113,18 @@ export const invoicePage: PageHandler = async (ctx) => {
     return `<label>${esc(name)} <input name="${f}" type="${type}" value="${esc(value)}" data-was="${esc(value)}"></label>`;
   }).join('\n');
   const acc = i.vendor?.extractionAccuracy;
-  const lines = i.lineItems.map((l) => [
-    esc(l.description ?? '—'),
-    esc(l.sku ?? ''),
-    `<span class="num">${esc(l.quantity ?? '')}</span>`,
-    esc(l.unit ?? ''),
-    `<span class="num">${esc(money(l.unitPrice, i.currency))}</span>`,
-    `<span class="num">${esc(money(l.total, i.currency))}</span>`,
-    `<span class="tag">${esc(label(l.costCategory))}</span>`,
-  ]);
+  const lines = i.lineItems.map((l, n) => {
+    const cell = (html: string, field: string, name: string) => marked(html, l.evidence, field, `Line ${n + 1} ${name}`);
+    return [
+      cell(esc(l.description ?? '—'), 'description', 'description'),
+      cell(esc(l.sku ?? ''), 'sku', 'SKU'),
+      cell(`<span class="num">${esc(l.quantity ?? '')}</span>`, 'quantity', 'quantity'),
+      cell(esc(l.unit ?? ''), 'unit', 'unit'),
+      cell(`<span class="num">${esc(money(l.unitPrice, i.currency))}</span>`, 'unitPrice', 'unit price'),
+      cell(`<span class="num">${esc(money(l.total, i.currency))}</span>`, 'total', 'total'),
+      `<span class="tag">${esc(label(l.costCategory))}</span>`,
+    ];
+  });
   const history = i.corrections.map((c) => [
     esc(FIELDS.find(([f]) => f === c.field)?.[1] ?? c.field),
     esc(c.previousValue ?? '—'),
@@ -136,7 +145,7 @@ ${i.error ? `<p class="error">${esc(i.error)}</p>` : ''}
 <div class="invoice-split">
 <section class="original"><h2>Original</h2>${original(i.original)}</section>
 <section class="fields"><h2>Extracted fields</h2>
-<p class="note">Fields marked <span class="badge low">check</span> were read with a confidence under ${LOW_CONFIDENCE}: compare them with the original.</p>
+<p class="note">Fields marked <span class="badge low">check</span> were read with a confidence under ${LOW_CONFIDENCE}: compare them with the original. Point at a value (or tab to it) to see where it was read.</p>
 ${table(
   ['Field', 'Value', 'Confidence'],
   rows.map((r) => r.cells),
@@ -156,7 +165,7 @@ ${i.notes.length ? `<ul class="notes">${i.notes.map((n) => `<li>${esc(n)}</li>`)
 </section></div>
 ${history.length ? `<section><h2>Corrections</h2>${table(['Field', 'Was', 'Now', 'By', 'On'], history)}</section>` : ''}
 <section><h2>Line items</h2>
-${lines.length ? table(['Description', 'SKU', 'Qty', 'Unit', 'Unit price', 'Total', 'Cost category'], lines) : empty('No line items were read. Compare with the original; the totals above still count in your spend.')}</section>`,
+${lines.length ? table(['Description', 'SKU', 'Qty', 'Unit', 'Unit price', 'Total', 'Cost category'], lines, ' class="lines-table"') : empty('No line items were read. Compare with the original; the totals above still count in your spend.')}</section>`,
     scripts: ['/app/assets/invoice.mjs'],
   };
 };

@@ -134,6 +134,7 @@ export interface InvoiceCorrections {
 export interface InvoiceLineItems {
   costCategory: string;
   description: string | null;
+  evidence: JsonColumn | null;
   id: Generated<string>;
   invoiceId: string;
   position: number;
@@ -152,6 +153,7 @@ export interface Invoices {
   dueDate: string | null;
   duplicateOf: string | null;
   error: string | null;
+  evidence: JsonColumn | null;
   extractionAttempts: Generated<number>;
   extractionConfidence: Numeric | null;
   fieldConfidences: JsonColumn;
@@ -221,6 +223,7 @@ export interface PosDailySales {
 export interface ReceiptLineItems {
   costCategory: string;
   description: string | null;
+  evidence: JsonColumn | null;
   id: Generated<string>;
   position: number;
   quantity: Numeric | null;
@@ -240,6 +243,7 @@ export interface Receipts {
   documentId: string;
   duplicateOf: string | null;
   error: string | null;
+  evidence: JsonColumn | null;
   extractionConfidence: Numeric | null;
   fieldConfidences: JsonColumn;
   id: Generated<string>;

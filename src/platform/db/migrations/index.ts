@@ -17,6 +17,7 @@ import * as createIdempotencyKeys from './2026_11_26_090000_create_idempotency_k
 import * as addDuplicateDocuments from './2026_11_27_090000_add_duplicate_documents.ts';
 import * as createInvoiceCorrections from './2026_11_27_090000_create_invoice_corrections.ts';
 import * as bindSetupLinks from './2026_12_07_180000_bind_setup_links.ts';
+import * as addEvidence from './2026_12_08_090000_add_evidence.ts';
 
 // Listed explicitly (not read from the folder) so the set is the same under tsx, vitest and a bundle.
 // Names sort in the order they must run; append new migrations at the end.
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_090000_add_duplicate_documents': addDuplicateDocuments,
   '2026_11_27_090000_create_invoice_corrections': createInvoiceCorrections,
   '2026_12_07_180000_bind_setup_links': bindSetupLinks,
+  '2026_12_08_090000_add_evidence': addEvidence,
 };
