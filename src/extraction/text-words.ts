@@ -40,6 +40,8 @@ function place(pdfjs: Pick<PdfJs, 'Util'>, viewportTransform: number[], raw: unk
   const item = raw as RawTextItem;
   if (typeof item.str !== 'string' || !Array.isArray(item.transform)) return null;
   const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = pdfjs.Util.transform(viewportTransform, item.transform) as number[];
+  // A corrupted text matrix or width (NaN, infinite) places nothing: such an item has no place on the page.
+  if (![a, b, c, d, e, f, item.width].every(Number.isFinite)) return null;
   // Advance width in viewport units: item.width is in the page's user space along the text direction.
   const vtScale = Math.hypot(viewportTransform[0] ?? 1, viewportTransform[1] ?? 0) || 1;
   const style = styles[item.fontName];
@@ -109,7 +111,7 @@ export function textItemsToWords(pdfjs: Pick<PdfJs, 'Util'>, viewportTransform: 
       });
     }
   });
-  return runsToWords(runs).map((w) => {
+  const words = runsToWords(runs).map((w) => {
     // Back from the frame to the page: the box around the word's corners.
     const xs: number[] = [];
     const ys: number[] = [];
@@ -123,4 +125,6 @@ export function textItemsToWords(pdfjs: Pick<PdfJs, 'Util'>, viewportTransform: 
     const y = Math.min(...ys);
     return { text: w.text, x: round2(x), y: round2(y), width: round2(Math.max(...xs) - x), height: round2(Math.max(...ys) - y), confidence: 100 };
   });
+  // Huge but finite numbers can still overflow on the way: a word without a finite box is left out.
+  return words.filter((w) => [w.x, w.y, w.width, w.height].every(Number.isFinite));
 }

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeInvoicePdf, makeInvoicePdfWithCode, produceInvoice } from '../fixtures/invoice-documents.ts';
+import { fileBytes, fuzzDocuments, type FileRecipe } from '../fuzz/files.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
 
 // Issue 47: the 500s `npm run fuzz -- --requests 20000 --seed 4242 --keep-going` found, each replayed over HTTP.
@@ -132,6 +133,28 @@ function statusOf10(raw: string): Promise<number> {
     socket.on('error', reject);
   });
 }
+
+describe('a text layer whose matrix a bit flip made NaN (CI, 7 Dec: seeds 1313 and 20261207)', () => {
+  // The fuzzer's own recipe: the words of that item had no height, the learned scorers' features were NaN and the
+  // invoice's confidence NaN, which the database refused (a 500).
+  test('POST /api/v1/partner/invoices/upload: 201 with a confidence, the unplaceable words left out', async () => {
+    const recipe: FileRecipe = {
+      kind: 'control-text',
+      code: 1,
+      flips: [
+        [56329567, 5],
+        [181142916, 3],
+        [101751709, 0],
+      ],
+    };
+    const pdf = fileBytes(recipe, await fuzzDocuments()) as Buffer;
+    const res = await http(t.base, 'POST', '/api/v1/partner/invoices/upload', { headers: v1(), body: form(pdf) });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe('processed');
+    expect(res.body.extractionConfidence).toBeGreaterThanOrEqual(0);
+    expect(res.body.extractionConfidence).toBeLessThanOrEqual(100);
+  });
+});
 
 describe('the Host header (RFC 9112: a missing or invalid one is a 400)', () => {
   const viewer = `/graphql?query=${encodeURIComponent('{ viewer { keyPrefix } }')}`;

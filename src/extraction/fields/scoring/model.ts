@@ -25,7 +25,8 @@ export function rank(model: RankingModel, rows: readonly (readonly number[])[]):
 
 export function score(model: RankingModel, x: readonly number[]): number {
   let s = 0;
-  for (let i = 0; i < model.weights.length; i++) s += model.weights[i]! * ((x[i]! - model.mean[i]!) / model.scale[i]!);
+  // A feature that is not a finite number (a page measured as nothing) counts as its mean: it says nothing.
+  for (let i = 0; i < model.weights.length; i++) if (Number.isFinite(x[i])) s += model.weights[i]! * ((x[i]! - model.mean[i]!) / model.scale[i]!);
   return s;
 }
 
