@@ -9,6 +9,7 @@ import { splitInvoicePages } from './split.ts';
 import { chooseTotals } from './totals.ts';
 import { pickSeller } from './seller.ts';
 import { chooseDates, chooseNumber } from './scoring/choose.ts';
+import { chooseAmounts } from './scoring/choose-amounts.ts';
 import { invoiceEvidence } from './invoice-evidence.ts';
 
 /** Fields of one invoice (pages already belong together). */
@@ -27,7 +28,8 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   const lineItems = extractLineItems(doc);
   const lineTotals = lineItems.map((l) => l.total).filter((t): t is number => t !== null);
   const lineSum = lineTotals.length ? Math.round(lineTotals.reduce((a, b) => a + b, 0) * 100) / 100 : null;
-  const t = chooseTotals(doc, lineSum);
+  // Net, tax and total: the rules' labelled and arithmetic reading is one input of the learned amounts scorer.
+  const t = chooseAmounts(doc, chooseTotals(doc, lineSum), lineItems, lineSum);
   const currency = detectCurrency(text, doc.langs);
   const amounts = amountConfidences(t);
   const fieldConfidences = {

@@ -158,7 +158,7 @@ export function chooseTotals(doc: InvoiceDoc, lineSum: number | null): Totals {
 }
 
 /** Completes a set from its other two members when that is arithmetic, not a guess (tax then at a plausible rate). */
-function derive(t: Totals): Totals {
+export function derive(t: Totals): Totals {
   const { subtotal: s, tax: x, total: g } = t;
   const derived = t.checks.derived;
   if (g && s && !x) {

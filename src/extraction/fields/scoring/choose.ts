@@ -1,23 +1,13 @@
 // The invoice number and dates as the learned scorers rank them (weights in ./weights, fitted by `npm run train`).
 // The chosen value keeps its place on the page (line, offset), as a rule's candidate does, for confidences and
 // evidence; its confidence is the model's probability.
-import { readFileSync } from 'node:fs';
 import type { FieldCandidate } from '../candidates.ts';
 import type { InvoiceDoc } from '../doc.ts';
 import type { PlacedValue } from './key-text.ts';
 import { DATE_FEATURES, dateFeatures } from './date-features.ts';
-import { checkModel, rank, type RankingModel } from './model.ts';
+import { loadModel } from './load.ts';
+import { rank } from './model.ts';
 import { NUMBER_FEATURES, numberFeatures } from './number-features.ts';
-
-const models = new Map<string, RankingModel>();
-function model(field: string, features: readonly string[]): RankingModel {
-  let m = models.get(field);
-  if (!m) {
-    m = checkModel(JSON.parse(readFileSync(new URL(`./weights/${field}.json`, import.meta.url), 'utf8')) as RankingModel, features);
-    models.set(field, m);
-  }
-  return m;
-}
 
 export interface Chosen<T> {
   candidate: FieldCandidate<T> | null;
@@ -25,7 +15,13 @@ export interface Chosen<T> {
   confidence: number;
 }
 
-const asCandidate = (c: PlacedValue, p: number, field: FieldCandidate<string>['field']): FieldCandidate<string> => ({
+/** A ranked value as a rule's candidate: its place on the page, the model's probability as its score. */
+export const asCandidate = <T>(
+  c: Pick<PlacedValue, 'line' | 'at' | 'length'> & { value: T },
+  p: number,
+  field: FieldCandidate<T>['field'],
+  via: FieldCandidate<T>['via'] = 'free',
+): FieldCandidate<T> => ({
   value: c.value,
   field,
   score: p,
@@ -33,7 +29,7 @@ const asCandidate = (c: PlacedValue, p: number, field: FieldCandidate<string>['f
   at: c.at,
   length: c.length,
   ocr: c.line.confidence,
-  via: 'free',
+  via,
   weak: false,
   labelText: c.line.text,
   labelStart: 0,
@@ -53,7 +49,7 @@ const percent = (p: number) => Math.max(1, Math.min(99, Math.round(p * 100)));
 /** The invoice number the model ranks first, or none when it ranks "none" first. */
 export function chooseNumber(doc: InvoiceDoc): Chosen<string> {
   const { cands, rows } = numberFeatures(doc);
-  const { p, none } = rank(model('invoiceNumber', NUMBER_FEATURES), rows);
+  const { p, none } = rank(loadModel('invoiceNumber', NUMBER_FEATURES), rows);
   // Several places may print the same value: their probabilities add up.
   const byValue = new Map<string, number>();
   cands.forEach((c, i) => byValue.set(c.value, (byValue.get(c.value) ?? 0) + p[i]!));
@@ -66,8 +62,8 @@ export function chooseNumber(doc: InvoiceDoc): Chosen<string> {
 /** The invoice date and the due date the models rank first; the due date is never before the invoice date. */
 export function chooseDates(doc: InvoiceDoc): { invoice: Chosen<string>; due: Chosen<string> } {
   const { cands, rows } = dateFeatures(doc);
-  const inv = rank(model('invoiceDate', DATE_FEATURES), rows);
-  const due = rank(model('dueDate', DATE_FEATURES), rows);
+  const inv = rank(loadModel('invoiceDate', DATE_FEATURES), rows);
+  const due = rank(loadModel('dueDate', DATE_FEATURES), rows);
   const sum = (p: number[], value: string) => cands.reduce((s, c, k) => s + (c.value === value ? p[k]! : 0), 0);
   const i = best(inv.p);
   const invoice = i >= 0 && sum(inv.p, cands[i]!.value) > inv.none ? cands[i]! : null;

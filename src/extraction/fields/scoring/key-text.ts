@@ -13,7 +13,7 @@ export interface PlacedValue {
 }
 
 /** Where a value sits: on the first page, how far down and across the page (0–1), how tall its line is. */
-export function placement(doc: InvoiceDoc, c: PlacedValue): { page_first: number; y_rel: number; x_rel: number; height_rel: number } {
+export function placement(doc: InvoiceDoc, c: Pick<PlacedValue, 'line' | 'at'>): { page_first: number; y_rel: number; x_rel: number; height_rel: number } {
   const page = doc.pages.find((p) => p.page === c.line.page);
   const word =
     c.line.words[
