@@ -9,6 +9,7 @@ import { readEInvoiceXml } from './einvoice/read-einvoice.ts';
 import type { EInvoiceReading } from './einvoice/types.ts';
 import type { OcrEngine } from './ocr.ts';
 import { loadOcrEngine, type OcrSettings, type OcrStatus } from './ocr-engine.ts';
+import { ocrPdfPage } from './ocr-page.ts';
 import { readAttachedEInvoice, scanEmbeddedFiles } from './pdf-attachments.ts';
 import { loadPdfJs, openPdf } from './pdf-text.ts';
 import type { OpenedPdf, PdfTextPage } from './pdf-text.ts';
@@ -19,9 +20,6 @@ import { lowerThreadPriority } from './worker-priority.ts';
 
 // libvips keeps recent operations and their pixels (up to 50 MB) for reuse; each image is read once here.
 sharp.cache(false);
-
-/** Render scale for OCR of text-less PDF pages. */
-const PDF_OCR_DPI = 300;
 
 const settings = (workerData ?? {}) as { ocr?: OcrSettings; nice?: number };
 /** The OCR engine the pool asked for (OCR_ENGINE): see ocr-engine.ts. */
@@ -115,16 +113,11 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
 
 /** Rasterise and OCR a page without a usable text layer; null when there is no canvas, or OCR found less text than the layer. */
 async function ocrPage(doc: OpenedPdf, tp: PdfTextPage, engine: OcrEngine, spec: SliceSpec): Promise<Pick<PageText, 'words' | 'source'> | null> {
-  const raster = await doc.renderPage(tp.page, PDF_OCR_DPI);
-  if (!raster) return null;
-  // Rendered at a known DPI: no rescaling needed beyond the cap.
-  const r = await engine.recognizeImage(raster.png, { minLongSide: 1, maxLongSide: 4000, ...spec.preprocess });
-  const k = tp.width / r.width; // pixels → points
-  const ocrWords = r.words.map((w) => ({ ...w, x: round2(w.x * k), y: round2(w.y * k), width: round2(w.width * k), height: round2(w.height * k) }));
-  const ocrChars = ocrWords.reduce((s, w) => s + w.text.length, 0);
+  const ocrd = await ocrPdfPage(doc, tp.page, tp.width, engine, spec.preprocess);
+  if (!ocrd) return null;
+  const ocrChars = ocrd.words.reduce((s, w) => s + w.text.length, 0);
   const textChars = tp.words.reduce((s, w) => s + w.text.length, 0);
-  const useOcr = ocrChars > textChars;
-  return useOcr ? { words: ocrWords, source: 'ocr' } : null;
+  return ocrChars > textChars ? { words: ocrd.words, source: 'ocr' } : null;
 }
 
 /**
@@ -144,8 +137,6 @@ async function closeDocument(id: number): Promise<void> {
   open.delete(id);
   await doc?.close();
 }
-
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 function serialiseError(id: number, err: unknown): WorkerResponse & { ok: false } {
   const e = err as Error | undefined;

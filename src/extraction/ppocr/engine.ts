@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { orientedSize, type OcrEngine } from '../ocr.ts';
+import { orientedSize, sharpInput, type OcrEngine, type OcrInput } from '../ocr.ts';
 import { UnreadableDocumentError } from '../types.ts';
 import type { Word } from '../types.ts';
 import { detectSegments, type RotatedRect } from './detect.ts';
@@ -82,9 +82,10 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
 
   return {
     name: 'ppocr',
-    async recognizeImage(bytes) {
+    maxInputSide: SOURCE_MAX_SIDE,
+    async recognizeImage(input) {
       const t0 = performance.now();
-      const { src, width, height } = await decode(bytes);
+      const { src, width, height } = await decode(input);
       const rects = await detect(ort, det, runDet, src, detMax);
       const words = deskewWords(await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }), dominantAngle(rects), src.width, src.height);
       const k = width / src.width;
@@ -99,18 +100,13 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
 }
 
 /** EXIF-oriented RGB pixels (long side ≤ SOURCE_MAX_SIDE) and the oriented input's size (the words' coordinate space). */
-async function decode(bytes: Uint8Array | Buffer): Promise<{ src: RgbImage; width: number; height: number }> {
-  const { width, height } = await orientedSize(bytes);
+async function decode(input: OcrInput): Promise<{ src: RgbImage; width: number; height: number }> {
+  const { width, height } = await orientedSize(input);
   const scale = Math.min(1, SOURCE_MAX_SIDE / Math.max(width, height));
   try {
-    const { data, info } = await sharp(bytes, { failOn: 'none', limitInputPixels: 120_000_000 })
-      .rotate()
-      .flatten({ background: '#ffffff' })
-      .resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: 'fill', kernel: 'lanczos3' })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    let img = sharpInput(input);
+    if (scale < 1) img = img.resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: 'fill', kernel: 'lanczos3' });
+    const { data, info } = await img.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     return { src: { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height }, width, height };
   } catch (err) {
     throw new UnreadableDocumentError(`the image could not be processed (${(err as Error).message})`);
