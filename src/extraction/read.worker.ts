@@ -102,6 +102,7 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
         read = (await ocrPage(doc, tp, engine.value, spec)) ?? read;
       }
     }
+    await doc.releasePage(n);
     const ms = Math.round(performance.now() - t1) + (n === spec.from ? openMs : 0);
     out.pages.push({ page: n, width: tp.width, height: tp.height, ...read, ms });
   }
