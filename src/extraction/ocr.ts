@@ -11,6 +11,7 @@ import { createWorker, OEM, PSM } from 'tesseract.js';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { UnreadableDocumentError } from './types.ts';
 import type { Word } from './types.ts';
+import type { OcrStage, StageTimes } from './ppocr/stages.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -152,6 +153,8 @@ export interface OcrResult {
   /** Mean word confidence (0–100), 0 when no words. */
   confidence: number;
   ms: number;
+  /** Where the time went (PP-OCR only; ms per stage). */
+  stages?: Partial<Record<OcrStage, StageTimes>>;
 }
 
 export interface OcrEngine {

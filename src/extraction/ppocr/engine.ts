@@ -17,6 +17,7 @@ import { deskewWords, dominantAngle } from './deskew.ts';
 import { englishLexicon, type Lexicon } from './lexicon.ts';
 import { batchTensor, cropSegment, ctcDecode, latinClasses, type LineCrop, type RgbImage } from './recognize.ts';
 import { cropWords } from './segment-words.ts';
+import { stageClock, type StageClock } from './stages.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -90,13 +91,17 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
     maxInputSide: SOURCE_MAX_SIDE,
     async recognizeImage(input) {
       const t0 = performance.now();
+      const lap = stageClock();
       const { src, width, height } = await decode(input);
-      const rects = await detect(ort, det, runDet, src, detMax);
-      const words = deskewWords(await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }), dominantAngle(rects), src.width, src.height);
+      lap.stage('decode');
+      const rects = await detect(ort, det, runDet, src, detMax, lap);
+      const read = await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }, lap);
+      const words = deskewWords(read, dominantAngle(rects), src.width, src.height);
+      lap.stage('deskew');
       const k = width / src.width;
       const scaled = words.map((w) => ({ ...w, x: round2(w.x * k), y: round2(w.y * k), width: round2(w.width * k), height: round2(w.height * k) }));
       const confidence = scaled.length ? scaled.reduce((s, w) => s + w.confidence, 0) / scaled.length : 0;
-      return { width, height, words: scaled, confidence: Math.round(confidence * 10) / 10, ms: Math.round(performance.now() - t0) };
+      return { width, height, words: scaled, confidence: Math.round(confidence * 10) / 10, ms: Math.round(performance.now() - t0), stages: lap.stages };
     },
     async terminate() {
       await Promise.all([det.release(), rec.release()]).catch(() => undefined);
@@ -119,7 +124,7 @@ async function decode(input: OcrInput): Promise<{ src: RgbImage; width: number; 
 }
 
 /** Detection at a size that is a multiple of 32 with the long side in [DET_MIN_SIDE, detMax]; segments in source pixels. */
-async function detect(ort: Ort, session: Session, run: Run, src: RgbImage, detMax: number): Promise<RotatedRect[]> {
+async function detect(ort: Ort, session: Session, run: Run, src: RgbImage, detMax: number, lap: StageClock): Promise<RotatedRect[]> {
   const long = Math.max(src.width, src.height);
   const target = Math.min(detMax, Math.max(DET_MIN_SIDE, long));
   const w = Math.max(32, Math.round((src.width * target) / long / 32) * 32);
@@ -137,11 +142,15 @@ async function detect(ort: Ort, session: Session, run: Run, src: RgbImage, detMa
     input[plane + i] = g![px[p + 1]!]!;
     input[2 * plane + i] = r![px[p]!]!;
   }
+  lap.stage('det-prep');
   const out = await run({ [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+  lap.stage('det-run');
   const prob = out[session.outputNames[0]!]!.data as Float32Array;
   const sx = src.width / w;
   const sy = src.height / h;
-  return detectSegments(prob, w, h).map((r) => {
+  const segments = detectSegments(prob, w, h);
+  lap.stage('det-post');
+  return segments.map((r) => {
     const c = Math.abs(Math.cos(r.angle));
     const s = Math.abs(Math.sin(r.angle));
     const kw = Math.hypot(c * sx, s * sy);
@@ -158,9 +167,10 @@ interface Vocabulary {
   lexicon: Lexicon;
 }
 
-async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, rects: RotatedRect[], vocabulary: Vocabulary): Promise<Word[]> {
+async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, rects: RotatedRect[], vocabulary: Vocabulary, lap: StageClock): Promise<Word[]> {
   const { dictionary, allowed, lexicon } = vocabulary;
   const crops = rects.map((r) => cropSegment(src, r));
+  lap.stage('crop');
   const order = crops.map((_, i) => i).sort((a, b) => crops[a]!.width - crops[b]!.width);
   const words: Word[][] = new Array(crops.length);
   for (let b = 0; b < order.length;) {
@@ -171,7 +181,9 @@ async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, re
     b = e;
     const batch: LineCrop[] = idx.map((i) => crops[i]!);
     const { data, width } = batchTensor(batch);
+    lap.stage('rec-prep');
     const out = await run({ [session.inputNames[0]!]: new ort.Tensor('float32', data, [batch.length, 3, 48, width]) });
+    lap.stage('rec-run');
     const t = out[session.outputNames[0]!]!;
     const [, steps, classes] = t.dims as number[];
     const probs = t.data as Float32Array;
@@ -181,6 +193,7 @@ async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, re
       const own = Math.min(steps!, Math.ceil(crop.width / 8) + 1);
       words[ci] = cropWords(ctcDecode(probs, n * steps! * classes!, own, classes!, dictionary, allowed), crop, lexicon);
     });
+    lap.stage('rec-words');
   }
   return words.flat();
 }
