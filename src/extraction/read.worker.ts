@@ -93,7 +93,7 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
     let read: Pick<PageText, 'words' | 'source'> = { words: tp.words, source: 'text-layer' };
     if (tp.needsOcr) {
       if (await doc.isBlankPage(n)) out.blank++;
-      else if (out.ocrd >= spec.ocrLeft) out.notOcrd.push(n);
+      else if (out.ocrd >= spec.ocrLeft - (spec.ocrForLast && n < last ? 1 : 0)) out.notOcrd.push(n);
       else {
         out.ocrd++;
         const engine = await ready(ocr);
