@@ -13,13 +13,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { degradeDocument } from '../corpus/degrade/document.ts';
-import { generateDocument, planCorpus } from '../corpus/generate.ts';
-import { NARROW } from '../corpus/layouts.ts';
 import { ocrPdfPage } from '../src/extraction/ocr-page.ts';
 import { openPdf } from '../src/extraction/pdf-text.ts';
 import { createPpOcrEngine } from '../src/extraction/ppocr/engine.ts';
 import type { OcrStage, StageTimes } from '../src/extraction/ppocr/stages.ts';
+import { scannedInvoices } from './scanned-corpus.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, fallback: string) => {
@@ -95,13 +93,7 @@ function report(title: string, pages: Timed[]): void {
 
 console.log(`load average (1 min) at start: ${load()}; ${os.availableParallelism()} cores; PP-OCR in this process, one page at a time`);
 // Scans first (generated and degraded up front, so only reading is timed), then receipts.
-const scans: { file: string; bytes: Uint8Array; ext: string }[] = [];
-for (const planned of planCorpus({ seed: SEED, count: COUNT })) {
-  if (NARROW.has(planned.layout)) continue;
-  const { pdf, entry } = await generateDocument(SEED, planned);
-  const d = await degradeDocument(pdf, 'scan', `${SEED}/${entry.file}`);
-  scans.push({ file: entry.file, bytes: d.bytes, ext: d.ext });
-}
+const scans = await scannedInvoices(SEED, COUNT);
 log(`${scans.length} scanned invoices generated (seed ${SEED})`);
 const receipts = readdirSync(DATASET)
   .filter((f) => /^rcpt-.*\.jpe?g$/.test(f))
