@@ -1,7 +1,8 @@
 // Benchmark: how long /healthz takes while 4 OCR uploads run, against an idle server; then how many REST reads
 // (GET /api/v1/partner/vendors, 10 connections, autocannon in this process) the server answers while 4 more run,
-// against idle. `npm run bench -- ocr` — prints figures and the during/idle ratios (target: /healthz p95 during OCR
-// under 50 ms). READER_NICE=0 runs the reading workers at the event loop's priority, for comparison.
+// against idle; then /healthz while two scanned multi-page invoices (the corpus's, as `npm run eval -- --corpus --seed 21
+// --scan` scans them) are read at once. `npm run bench -- ocr` — prints figures and the during/idle ratios (target:
+// /healthz p95 during OCR under 50 ms). READER_NICE=0 runs the reading workers at the event loop's priority, for comparison.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../src/platform/config.ts';
 import { startApp } from '../src/main.ts';
 import { makeReceiptImage } from '../test/fixtures/invoice-documents.ts';
+import { scannedInvoices } from './scanned-corpus.ts';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 
@@ -79,6 +81,26 @@ try {
   console.log(`REST reads during 4 OCR:  ${line(readsDuring)}  (reading workers at nice ${config.readerNice})`);
   console.log(`OCR uploads (4 at once):  ${moreMs.map((m) => `${(m / 1000).toFixed(1)} s`).join(', ')}`);
   console.log(`ratio req/s during/idle:  ${(readsDuring.requests.average / readsIdle.requests.average).toFixed(2)}x`);
+
+  const scans = await scannedInvoices(21, 28, (layout) => layout === 'multi-page');
+  const uploadScan = async (bytes: Buffer) => {
+    const fd = new FormData();
+    fd.append('file', new Blob([bytes]), 'scan.pdf');
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/v1/partner/invoices/upload`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: fd });
+    if (res.status !== 201) throw new Error(`scan upload failed: ${res.status} ${await res.text()}`);
+    return performance.now() - t0;
+  };
+  let scanning = scans.length;
+  const scanUploads = scans.map((s) => uploadScan(s.bytes).finally(() => scanning--));
+  const duringScans = await probe(base, () => scanning === 0, 20);
+  const scanMs = await Promise.all(scanUploads);
+  const p = (q: number) => f(pct(duringScans, q));
+  console.log(
+    `/healthz during ${scans.length} scans: n=${duringScans.length}  p50 ${p(50)} ms  p95 ${p(95)} ms  p99 ${p(99)} ms  max ${f(Math.max(...duringScans))} ms`,
+  );
+  console.log(`scan uploads (${scans.map((s) => `${s.pages} pages`).join(', ')} at once): ${scanMs.map((m) => `${(m / 1000).toFixed(1)} s`).join(', ')}`);
+  console.log(`load average (1 min): ${os.loadavg()[0]!.toFixed(1)}`);
 } finally {
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });

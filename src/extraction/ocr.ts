@@ -6,11 +6,12 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { createWorker, OEM, PSM } from 'tesseract.js';
 import type { Worker as TesseractWorker } from 'tesseract.js';
 import { UnreadableDocumentError } from './types.ts';
 import type { Word } from './types.ts';
+import type { OcrStage, StageTimes } from './ppocr/stages.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -62,8 +63,30 @@ export interface PreparedImage {
   scale: number;
 }
 
+/** Pixels already decoded (a rendered PDF page): no encoding to PNG and decoding again on the way to OCR. */
+export interface RawImage {
+  /** Row-major, `channels` bytes per pixel (RGBA from the canvas). */
+  pixels: Uint8Array;
+  width: number;
+  height: number;
+  channels: 1 | 3 | 4;
+}
+
+/** What an engine reads: encoded image bytes (an upload) or decoded pixels (a rendered page). */
+export type OcrInput = Uint8Array | Buffer | RawImage;
+
+export const isRawImage = (input: OcrInput): input is RawImage => !(input instanceof Uint8Array);
+
+/** A sharp pipeline over the input: encoded bytes (EXIF-oriented, flattened over white) or raw pixels (without alpha). */
+export function sharpInput(input: OcrInput): Sharp {
+  // A rendered page is painted over white: its alpha is opaque throughout.
+  if (isRawImage(input)) return sharp(input.pixels, { raw: { width: input.width, height: input.height, channels: input.channels } }).removeAlpha();
+  return sharp(input, { failOn: 'none', limitInputPixels: 120_000_000 }).rotate().flatten({ background: '#ffffff' });
+}
+
 /** Size of an image after its EXIF orientation. Throws UnreadableDocumentError when the bytes cannot be decoded. */
-export async function orientedSize(input: Uint8Array | Buffer): Promise<{ width: number; height: number }> {
+export async function orientedSize(input: OcrInput): Promise<{ width: number; height: number }> {
+  if (isRawImage(input)) return { width: input.width, height: input.height };
   let meta;
   try {
     meta = await sharp(input, { failOn: 'none', limitInputPixels: 120_000_000 }).metadata();
@@ -77,7 +100,7 @@ export async function orientedSize(input: Uint8Array | Buffer): Promise<{ width:
 }
 
 /** Normalise an image for OCR. Throws UnreadableDocumentError when the bytes cannot be decoded. */
-export async function prepareImage(input: Uint8Array | Buffer, opts: Partial<PreprocessOptions> = {}): Promise<PreparedImage> {
+export async function prepareImage(input: OcrInput, opts: Partial<PreprocessOptions> = {}): Promise<PreparedImage> {
   const o = { ...DEFAULT_PREPROCESS, ...opts };
   const { width, height } = await orientedSize(input);
   const long = Math.max(width, height);
@@ -88,7 +111,7 @@ export async function prepareImage(input: Uint8Array | Buffer, opts: Partial<Pre
   const outH = Math.max(1, Math.round(height * scale));
 
   try {
-    let img = sharp(input, { failOn: 'none', limitInputPixels: 120_000_000 }).rotate().flatten({ background: '#ffffff' }).grayscale().toColourspace('b-w');
+    let img = sharpInput(input).grayscale().toColourspace('b-w');
     if (scale !== 1) img = img.resize(outW, outH, { kernel: scale > 1 ? 'cubic' : 'lanczos3', fit: 'fill' });
     if (o.flattenBackground) {
       const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
@@ -132,13 +155,17 @@ export interface OcrResult {
   ms: number;
   /** The words' boxes were turned by this angle (radians) about the image centre to level a tilted page (PP-OCR). */
   skew?: number;
+  /** Where the time went (PP-OCR only; ms per stage). */
+  stages?: Partial<Record<OcrStage, StageTimes>>;
 }
 
 export interface OcrEngine {
   /** Which engine this is: PP-OCR (ONNX Runtime) or the tesseract.js fallback. */
   readonly name: 'ppocr' | 'tesseract';
-  /** OCR an encoded image; words in input-image pixel coordinates (after EXIF orientation). */
-  recognizeImage(bytes: Uint8Array | Buffer, opts?: Partial<PreprocessOptions>): Promise<OcrResult>;
+  /** OCR an encoded image or decoded pixels; words in input-image pixel coordinates (after EXIF orientation). */
+  recognizeImage(input: OcrInput, opts?: Partial<PreprocessOptions>): Promise<OcrResult>;
+  /** The longest side the engine reads an image at (larger ones are scaled down first): a page need not be rendered larger. */
+  readonly maxInputSide?: number;
   terminate(): Promise<void>;
 }
 
@@ -182,9 +209,9 @@ export async function createOcrEngine(): Promise<OcrEngine> {
 
   return {
     name: 'tesseract',
-    async recognizeImage(bytes, opts) {
+    async recognizeImage(input, opts) {
       const t0 = performance.now();
-      const prepared = await prepareImage(bytes, opts);
+      const prepared = await prepareImage(input, opts);
       worker ??= await start();
       const wanted = tesseractParams({ ...DEFAULT_PREPROCESS, ...opts });
       let result;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { UnreadableDocumentError } from './types.ts';
 import type { Word } from './types.ts';
+import type { RawImage } from './ocr.ts';
 import { textItemsToWords } from './text-words.ts';
 import { hasInk, INK_CHECK_DPI, paintsSomething } from './blank-page.ts';
 
@@ -74,8 +75,16 @@ export interface OpenedPdf {
    * Returns null when no canvas implementation is available.
    */
   renderPage(pageNumber: number, dpi: number, maxSide?: number): Promise<RenderedPage | null>;
-  /** The page marks nothing (see blank-page.ts). False when it paints something and there is no canvas to look for ink. */
+  /** The same raster as RGBA pixels, for OCR: encoding a 300 DPI page to PNG costs ~2 s, and decoding it again more. */
+  renderPixels(pageNumber: number, dpi: number, maxSide?: number): Promise<RawImage | null>;
+  /**
+   * The page marks nothing (see blank-page.ts). False when it paints something and there is no canvas to look for ink.
+   * A page with ink keeps its decoded images for the render that follows (decoding a scan's JPEG and preparing it to
+   * paint takes ~0.5 s, and took it twice): `releasePage` frees them.
+   */
   isBlankPage(pageNumber: number): Promise<boolean>;
+  /** Frees what pdf.js holds of a page (its parsed content and decoded images). */
+  releasePage(pageNumber: number): Promise<void>;
   /** The files of the catalog's EmbeddedFiles name tree, by name; pdf.js decodes every one whole (see pdf-attachments.ts). */
   attachments(): Promise<Array<{ name: string; content: Uint8Array }>>;
   close(): Promise<void>;
@@ -148,6 +157,7 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
     dpi: number,
     maxSide: number,
     use: (canvas: any, context: any, w: number, h: number, scale: number) => Promise<T>,
+    release = true,
   ): Promise<T | null> {
     if (!canRasterisePdf()) {
       page.cleanup();
@@ -176,7 +186,7 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
       } catch {
         /* ignore */
       }
-      page.cleanup();
+      if (release) page.cleanup();
     }
   }
 
@@ -208,6 +218,11 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
       const page = await getPage(pageNumber);
       return draw(page, dpi, maxSide, async (canvas, _, w, h, scale) => ({ png: (await canvas.encode('png')) as Buffer, widthPx: w, heightPx: h, scale }));
     },
+    async renderPixels(pageNumber, dpi, maxSide = 4000) {
+      const page = await getPage(pageNumber);
+      // The canvas's own buffer goes with it: a copy outlives it.
+      return draw(page, dpi, maxSide, async (canvas, _, width, height) => ({ pixels: new Uint8Array(canvas.data()), width, height, channels: 4 as const }));
+    },
     async isBlankPage(pageNumber) {
       const page = await getPage(pageNumber);
       let ops;
@@ -222,8 +237,12 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
         return true;
       }
       // It paints something, perhaps only white or outside the page: look for ink in a small render.
-      const ink = await draw(page, INK_CHECK_DPI, Infinity, async (_, context, w, h) => hasInk(context.getImageData(0, 0, w, h).data));
+      const ink = await draw(page, INK_CHECK_DPI, Infinity, async (_, context, w, h) => hasInk(context.getImageData(0, 0, w, h).data), false);
+      if (ink !== true) page.cleanup();
       return ink === false;
+    },
+    async releasePage(pageNumber) {
+      (await getPage(pageNumber)).cleanup();
     },
     async attachments() {
       const all = (await doc.getAttachments()) as Record<string, { filename?: string; content?: Uint8Array }> | null;

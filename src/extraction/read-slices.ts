@@ -11,16 +11,24 @@ import { type FileType, type PageText, UnreadableDocumentError, UnsupportedFileE
 export interface ReadLimits {
   /** Pages read per document at most; later pages are not read. */
   maxPages: number;
-  /** PDF pages OCR'd per document at most (0: none). Blank pages are skipped before OCR and do not count. */
+  /**
+   * PDF pages OCR'd per document at most (0: none). Blank pages are skipped before OCR and do not count. From 2 up,
+   * one of them is kept for the last page (see `budgetMs`).
+   */
   maxOcrPages: number;
-  /** Worker time (ms) per document: once used up, no further page is started and what was read is returned. */
+  /**
+   * Worker time (ms) per document. The last page (of those `maxPages` allows) is where invoices print their totals,
+   * so time is kept for it: once what is left would not cover the next page and the last one (each as slow as the
+   * slowest page so far), the last page is read next and the pages between are not; past the budget only the last
+   * page is still started.
+   */
   budgetMs: number;
 }
 
 /**
  * 50 pages covers the longest invoices and statements we see (text pages cost 5–50 ms each, so ≤ ~2.5 s); 10 OCR'd
  * pages at 1–2 s each fit the 20 s budget; 20 s of work leaves a wide margin below the pool's 55 s per-slice
- * stop and the 60 s at which clients and proxies commonly give up.
+ * stop and the 60 s at which clients and proxies commonly give up (the last page, read past it, is one page more).
  */
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxPages: 50, maxOcrPages: 10, budgetMs: 20_000 };
 
@@ -33,6 +41,8 @@ export interface SliceSpec {
   lastPage: number;
   /** Pages this slice may still OCR. */
   ocrLeft: number;
+  /** One of `ocrLeft` is kept for the last page (`lastPage`, or the document's end before it). */
+  ocrForLast?: boolean;
   /** No page is started after this much work (ms); the first page always is. */
   untilMs: number;
   preprocess?: Partial<PreprocessOptions>;
@@ -96,8 +106,10 @@ export class DocumentProgress {
   private workMs = 0;
   private ocrd = 0;
   private blank = 0;
-  /** The first page left unread because the time budget ran out. */
-  private stoppedAt: number | null = null;
+  /** The slowest page read so far (ms): what the last page is expected to take at most. */
+  private slowestMs = 0;
+  /** Pages left unread to keep the time budget for the last page. */
+  private skipped: number[] = [];
   private einvoice: EInvoiceReading | null = null;
 
   constructor(
@@ -120,7 +132,8 @@ export class DocumentProgress {
       from: this.next,
       lastPage: this.limits.maxPages,
       ocrLeft: Math.max(0, this.limits.maxOcrPages - this.ocrd),
-      untilMs: Math.min(this.sliceMs, this.limits.budgetMs - this.workMs),
+      ...(this.limits.maxOcrPages >= 2 ? { ocrForLast: true } : {}),
+      untilMs: Math.min(this.sliceMs, this.limits.budgetMs - this.workMs - this.slowestMs),
       ...(this.preprocess ? { preprocess: this.preprocess } : {}),
       ...(this.readEInvoice && this.next === 1 ? { einvoice: true } : {}),
     };
@@ -134,19 +147,20 @@ export class DocumentProgress {
     this.ocrd += slice.ocrd;
     this.blank += slice.blank;
     this.next = slice.next;
+    for (const p of slice.pages) this.slowestMs = Math.max(this.slowestMs, p.ms);
     if (slice.einvoice) this.einvoice = slice.einvoice;
-    if (this.next !== null && this.workMs >= this.limits.budgetMs) {
-      this.stoppedAt = this.next;
-      this.next = null;
+    const last = Math.min(this.pageCount, this.limits.maxPages);
+    if (this.next !== null && this.next < last && this.limits.budgetMs - this.workMs < 2 * this.slowestMs) {
+      this.skipped = range(this.next, last - 1);
+      this.next = last;
     }
   }
 
   outcome(): ReadOutcome {
     const { maxPages, maxOcrPages, budgetMs } = this.limits;
     const notes: string[] = [];
-    if (this.stoppedAt !== null) {
-      const unread = range(this.stoppedAt, Math.min(this.pageCount, maxPages));
-      notes.push(`stopped after ${Number((budgetMs / 1000).toFixed(1))} s of reading: ${pagesWere(unread)} not read`);
+    if (this.skipped.length) {
+      notes.push(`${pagesWere(this.skipped)} not read (limit ${Number((budgetMs / 1000).toFixed(1))} s of reading per document; the last page was read)`);
     }
     if (this.pageCount > maxPages) notes.push(`${pagesWere(range(maxPages + 1, this.pageCount))} not read (limit ${maxPages} pages per document)`);
     if (this.notOcrd.length) notes.push(`${pagesWere(this.notOcrd)} not OCR'd (limit ${maxOcrPages} OCR'd pages per document)`);

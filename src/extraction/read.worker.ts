@@ -9,6 +9,7 @@ import { readEInvoiceXml } from './einvoice/read-einvoice.ts';
 import type { EInvoiceReading } from './einvoice/types.ts';
 import type { OcrEngine } from './ocr.ts';
 import { loadOcrEngine, type OcrSettings, type OcrStatus } from './ocr-engine.ts';
+import { ocrPdfPage } from './ocr-page.ts';
 import { readAttachedEInvoice, scanEmbeddedFiles } from './pdf-attachments.ts';
 import { loadPdfJs, openPdf } from './pdf-text.ts';
 import type { OpenedPdf, PdfTextPage } from './pdf-text.ts';
@@ -19,9 +20,6 @@ import { lowerThreadPriority } from './worker-priority.ts';
 
 // libvips keeps recent operations and their pixels (up to 50 MB) for reuse; each image is read once here.
 sharp.cache(false);
-
-/** Render scale for OCR of text-less PDF pages. */
-const PDF_OCR_DPI = 300;
 
 const settings = (workerData ?? {}) as { ocr?: OcrSettings; nice?: number };
 /** The OCR engine the pool asked for (OCR_ENGINE): see ocr-engine.ts. */
@@ -95,7 +93,7 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
     let read: Pick<PageText, 'words' | 'source' | 'skew'> = { words: tp.words, source: 'text-layer' };
     if (tp.needsOcr) {
       if (await doc.isBlankPage(n)) out.blank++;
-      else if (out.ocrd >= spec.ocrLeft) out.notOcrd.push(n);
+      else if (out.ocrd >= spec.ocrLeft - (spec.ocrForLast && n < last ? 1 : 0)) out.notOcrd.push(n);
       else {
         out.ocrd++;
         const engine = await ready(ocr);
@@ -104,6 +102,7 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
         read = (await ocrPage(doc, tp, engine.value, spec)) ?? read;
       }
     }
+    await doc.releasePage(n);
     const ms = Math.round(performance.now() - t1) + (n === spec.from ? openMs : 0);
     out.pages.push({ page: n, width: tp.width, height: tp.height, ...read, ms });
   }
@@ -115,17 +114,13 @@ async function runSlice(id: number, bytes: Uint8Array | undefined, spec: SliceSp
 
 /** Rasterise and OCR a page without a usable text layer; null when there is no canvas, or OCR found less text than the layer. */
 async function ocrPage(doc: OpenedPdf, tp: PdfTextPage, engine: OcrEngine, spec: SliceSpec): Promise<Pick<PageText, 'words' | 'source' | 'skew'> | null> {
-  const raster = await doc.renderPage(tp.page, PDF_OCR_DPI);
-  if (!raster) return null;
-  // Rendered at a known DPI: no rescaling needed beyond the cap.
-  const r = await engine.recognizeImage(raster.png, { minLongSide: 1, maxLongSide: 4000, ...spec.preprocess });
-  const k = tp.width / r.width; // pixels → points
-  const ocrWords = r.words.map((w) => ({ ...w, x: round2(w.x * k), y: round2(w.y * k), width: round2(w.width * k), height: round2(w.height * k) }));
-  const ocrChars = ocrWords.reduce((s, w) => s + w.text.length, 0);
+  const ocrd = await ocrPdfPage(doc, tp.page, tp.width, engine, spec.preprocess);
+  if (!ocrd) return null;
+  const ocrChars = ocrd.words.reduce((s, w) => s + w.text.length, 0);
   const textChars = tp.words.reduce((s, w) => s + w.text.length, 0);
-  const useOcr = ocrChars > textChars;
   // Scaling both axes alike keeps the angle the boxes were turned by.
-  return useOcr ? { words: ocrWords, source: 'ocr', ...(r.skew ? { skew: r.skew } : {}) } : null;
+  const skew = ocrd.result.skew ? { skew: ocrd.result.skew } : {};
+  return ocrChars > textChars ? { words: ocrd.words, source: 'ocr', ...skew } : null;
 }
 
 /**
@@ -145,8 +140,6 @@ async function closeDocument(id: number): Promise<void> {
   open.delete(id);
   await doc?.close();
 }
-
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 function serialiseError(id: number, err: unknown): WorkerResponse & { ok: false } {
   const e = err as Error | undefined;

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { orientedSize, type OcrEngine } from '../ocr.ts';
+import { orientedSize, sharpInput, type OcrEngine, type OcrInput } from '../ocr.ts';
 import { UnreadableDocumentError } from '../types.ts';
 import type { Word } from '../types.ts';
 import { detectSegments, type RotatedRect } from './detect.ts';
@@ -17,6 +17,7 @@ import { deskewWords, dominantAngle, LEVEL } from './deskew.ts';
 import { englishLexicon, type Lexicon } from './lexicon.ts';
 import { batchTensor, cropSegment, ctcDecode, latinClasses, type LineCrop, type RgbImage } from './recognize.ts';
 import { cropWords } from './segment-words.ts';
+import { stageClock, type StageClock } from './stages.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -39,6 +40,8 @@ const DET_MIN_SIDE = 960;
 const REC_BATCH = 8;
 const DET_MEAN = [0.485, 0.456, 0.406];
 const DET_STD = [0.229, 0.224, 0.225];
+/** The detector's input value of each byte, per input channel (B, G, R): (v / 255 − mean) / std. */
+const DET_INPUT = DET_MEAN.map((mean, c) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - mean) / DET_STD[c]!));
 
 export function defaultModelDir(): string {
   // The package exports only ./node (which names the files); the models sit next to it in assets/.
@@ -70,7 +73,10 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
     // sleeping, they cost 16% under full load and save 27% of a lone receipt's time (docs/decisions.md).
     ...(threads > 1 ? { extra: { session: { intra_op: { allow_spinning: '0' } } } } : {}),
   };
-  const det = await ort.InferenceSession.create(path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'), sessionOptions);
+  // Detection plans its activations once per input shape (memory pattern) and then takes them in one block per run
+  // instead of one allocation per layer: without it every large activation is a fresh mmap whose pages fault in
+  // (measured: ~40% of a 1536 px detection's CPU was the kernel's). Every A4 page detects at the same shape.
+  const det = await ort.InferenceSession.create(path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'), { ...sessionOptions, enableMemPattern: true });
   const rec = await ort.InferenceSession.create(path.join(dir, 'ch_PP-OCRv4_rec_infer.onnx'), sessionOptions);
   const dictionary = [...(await readFile(path.join(dir, 'ppocr_keys_v1.txt'), 'utf8')).split(/\r?\n/).filter((l, i, a) => l !== '' || i < a.length - 1), ' '];
   const allowed = latinClasses(dictionary);
@@ -82,18 +88,31 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
 
   return {
     name: 'ppocr',
-    async recognizeImage(bytes) {
+    maxInputSide: SOURCE_MAX_SIDE,
+    async recognizeImage(input) {
       const t0 = performance.now();
-      const { src, width, height } = await decode(bytes);
-      const rects = await detect(ort, det, runDet, src, detMax);
+      const lap = stageClock();
+      const { src, width, height } = await decode(input);
+      lap.stage('decode');
+      const rects = await detect(ort, det, runDet, src, detMax, lap);
+      const read = await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }, lap);
       const angle = dominantAngle(rects);
-      const words = deskewWords(await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }), angle, src.width, src.height);
+      const words = deskewWords(read, angle, src.width, src.height);
+      lap.stage('deskew');
       const k = width / src.width;
       const scaled = words.map((w) => ({ ...w, x: round2(w.x * k), y: round2(w.y * k), width: round2(w.width * k), height: round2(w.height * k) }));
       const confidence = scaled.length ? scaled.reduce((s, w) => s + w.confidence, 0) / scaled.length : 0;
       // The angle the boxes were turned by (none below LEVEL): evidence turns them back onto the image.
       const skew = Math.abs(angle) >= LEVEL ? { skew: angle } : {};
-      return { width, height, words: scaled, confidence: Math.round(confidence * 10) / 10, ms: Math.round(performance.now() - t0), ...skew };
+      return {
+        width,
+        height,
+        words: scaled,
+        confidence: Math.round(confidence * 10) / 10,
+        ms: Math.round(performance.now() - t0),
+        stages: lap.stages,
+        ...skew,
+      };
     },
     async terminate() {
       await Promise.all([det.release(), rec.release()]).catch(() => undefined);
@@ -102,18 +121,13 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
 }
 
 /** EXIF-oriented RGB pixels (long side ≤ SOURCE_MAX_SIDE) and the oriented input's size (the words' coordinate space). */
-async function decode(bytes: Uint8Array | Buffer): Promise<{ src: RgbImage; width: number; height: number }> {
-  const { width, height } = await orientedSize(bytes);
+async function decode(input: OcrInput): Promise<{ src: RgbImage; width: number; height: number }> {
+  const { width, height } = await orientedSize(input);
   const scale = Math.min(1, SOURCE_MAX_SIDE / Math.max(width, height));
   try {
-    const { data, info } = await sharp(bytes, { failOn: 'none', limitInputPixels: 120_000_000 })
-      .rotate()
-      .flatten({ background: '#ffffff' })
-      .resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: 'fill', kernel: 'lanczos3' })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    let img = sharpInput(input);
+    if (scale < 1) img = img.resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), { fit: 'fill', kernel: 'lanczos3' });
+    const { data, info } = await img.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     return { src: { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height }, width, height };
   } catch (err) {
     throw new UnreadableDocumentError(`the image could not be processed (${(err as Error).message})`);
@@ -121,7 +135,7 @@ async function decode(bytes: Uint8Array | Buffer): Promise<{ src: RgbImage; widt
 }
 
 /** Detection at a size that is a multiple of 32 with the long side in [DET_MIN_SIDE, detMax]; segments in source pixels. */
-async function detect(ort: Ort, session: Session, run: Run, src: RgbImage, detMax: number): Promise<RotatedRect[]> {
+async function detect(ort: Ort, session: Session, run: Run, src: RgbImage, detMax: number, lap: StageClock): Promise<RotatedRect[]> {
   const long = Math.max(src.width, src.height);
   const target = Math.min(detMax, Math.max(DET_MIN_SIDE, long));
   const w = Math.max(32, Math.round((src.width * target) / long / 32) * 32);
@@ -132,15 +146,22 @@ async function detect(ort: Ort, session: Session, run: Run, src: RgbImage, detMa
     .toBuffer();
   const plane = w * h;
   const input = new Float32Array(3 * plane);
-  // BGR channel order with PaddleOCR's mean/std applied in that order (as its OpenCV pipeline does).
-  for (let i = 0; i < plane; i++) {
-    for (let c = 0; c < 3; c++) input[c * plane + i] = (px[i * 3 + (2 - c)]! / 255 - DET_MEAN[c]!) / DET_STD[c]!;
+  // BGR channel order with PaddleOCR's mean/std applied in that order (as its OpenCV pipeline does), from a table.
+  const [b, g, r] = DET_INPUT;
+  for (let i = 0, p = 0; i < plane; i++, p += 3) {
+    input[i] = b![px[p + 2]!]!;
+    input[plane + i] = g![px[p + 1]!]!;
+    input[2 * plane + i] = r![px[p]!]!;
   }
+  lap.stage('det-prep');
   const out = await run({ [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+  lap.stage('det-run');
   const prob = out[session.outputNames[0]!]!.data as Float32Array;
   const sx = src.width / w;
   const sy = src.height / h;
-  return detectSegments(prob, w, h).map((r) => {
+  const segments = detectSegments(prob, w, h);
+  lap.stage('det-post');
+  return segments.map((r) => {
     const c = Math.abs(Math.cos(r.angle));
     const s = Math.abs(Math.sin(r.angle));
     const kw = Math.hypot(c * sx, s * sy);
@@ -157,9 +178,10 @@ interface Vocabulary {
   lexicon: Lexicon;
 }
 
-async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, rects: RotatedRect[], vocabulary: Vocabulary): Promise<Word[]> {
+async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, rects: RotatedRect[], vocabulary: Vocabulary, lap: StageClock): Promise<Word[]> {
   const { dictionary, allowed, lexicon } = vocabulary;
   const crops = rects.map((r) => cropSegment(src, r));
+  lap.stage('crop');
   const order = crops.map((_, i) => i).sort((a, b) => crops[a]!.width - crops[b]!.width);
   const words: Word[][] = new Array(crops.length);
   for (let b = 0; b < order.length;) {
@@ -170,7 +192,9 @@ async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, re
     b = e;
     const batch: LineCrop[] = idx.map((i) => crops[i]!);
     const { data, width } = batchTensor(batch);
+    lap.stage('rec-prep');
     const out = await run({ [session.inputNames[0]!]: new ort.Tensor('float32', data, [batch.length, 3, 48, width]) });
+    lap.stage('rec-run');
     const t = out[session.outputNames[0]!]!;
     const [, steps, classes] = t.dims as number[];
     const probs = t.data as Float32Array;
@@ -180,6 +204,7 @@ async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, re
       const own = Math.min(steps!, Math.ceil(crop.width / 8) + 1);
       words[ci] = cropWords(ctcDecode(probs, n * steps! * classes!, own, classes!, dictionary, allowed), crop, lexicon);
     });
+    lap.stage('rec-words');
   }
   return words.flat();
 }

@@ -95,14 +95,30 @@ describe('budgets per document', () => {
     }
   });
 
-  it('stops starting pages once the time budget is used up and returns what was read', async () => {
+  it("keeps one of the OCR'd pages for the last page, where the totals are", async () => {
+    const limited = createDocumentReader({ size: 1, limits: { maxOcrPages: 2 } });
+    try {
+      const r = await limited.read(await makeDrawnPdf([scannedPage, scannedPage, scannedPage, scannedPage]), 'receipt');
+      expect(r.pages.map((p) => p.source)).toEqual(['ocr', 'text-layer', 'text-layer', 'ocr']);
+      expect(texts(r.pages[3]!)).toBe(EXPECTED_WORDS.join(' '));
+      expect(r.notes).toEqual(["pages 2–3 were not OCR'd (limit 2 OCR'd pages per document)"]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('once the time budget is used up, reads only the last page and returns what was read', async () => {
     const limited = createDocumentReader({ size: 1, limits: { budgetMs: 300 } });
     try {
       // One OCR'd page takes far longer than 300 ms, so the budget is spent after the first.
-      const r = await limited.read(await makeDrawnPdf([scannedPage, scannedPage, scannedPage]), 'receipt');
-      expect(r.pageCount).toBe(3);
-      expect(r.pages.map((p) => [p.page, p.source])).toEqual([[1, 'ocr']]);
-      expect(r.notes).toEqual(['stopped after 0.3 s of reading: pages 2–3 were not read']);
+      const r = await limited.read(await makeDrawnPdf([scannedPage, scannedPage, scannedPage, scannedPage]), 'receipt');
+      expect(r.pageCount).toBe(4);
+      expect(r.pages.map((p) => [p.page, p.source])).toEqual([
+        [1, 'ocr'],
+        [4, 'ocr'],
+      ]);
+      expect(texts(r.pages[1]!)).toBe(EXPECTED_WORDS.join(' '));
+      expect(r.notes).toEqual(['pages 2–3 were not read (limit 0.3 s of reading per document; the last page was read)']);
     } finally {
       await limited.close();
     }

@@ -92,6 +92,31 @@ describe('PDF text layer', () => {
     expect(await blank(await makeScannedPdf(await makeTextImagePng(['TOTAL 3.65'])))).toEqual([false]);
   });
 
+  it('renders a scanned page the same after the ink check kept its decoded image, and again once released', async () => {
+    const pdf = await makeScannedPdf(await makeTextImagePng(['GROCERY STORE 42', 'TOTAL 3.65']));
+    const render = async (checkFirst: boolean) => {
+      const doc = await openPdf(new Uint8Array(pdf));
+      try {
+        if (checkFirst) expect(await doc.isBlankPage(1)).toBe(false);
+        const pixels = await doc.renderPixels(1, 150, 1000);
+        await doc.releasePage(1);
+        // Released: the page renders again from the document (a fresh decoding), to the same pixels.
+        const again = await doc.renderPixels(1, 150, 1000);
+        return [pixels!, again!];
+      } finally {
+        await doc.close();
+      }
+    };
+    const [alone] = await render(false);
+    const [afterCheck, afterRelease] = await render(true);
+    expect(alone!.channels).toBe(4);
+    expect(alone!.width * alone!.height * 4).toBe(alone!.pixels.length);
+    expect(Buffer.from(afterCheck!.pixels).equals(Buffer.from(alone!.pixels))).toBe(true);
+    expect(Buffer.from(afterRelease!.pixels).equals(Buffer.from(alone!.pixels))).toBe(true);
+    // Not a white page: the scan's text is in the render.
+    expect(alone!.pixels.some((v, i) => i % 4 !== 3 && v < 128)).toBe(true);
+  });
+
   it('counts only operators that mark the page as painting, and any operator it does not know', async () => {
     const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
     const paints = (...ops: Array<[number, unknown?]>) =>
