@@ -1,8 +1,9 @@
 // The other numbers and dates a real invoice prints (issue 48), each labelled where invoices put it: customer,
 // order, delivery-note, contract, routing, supplier and project numbers, GLNs, a tax number and the buyer's VAT id
-// beside the seller's VAT id, IBAN, BIC and register; order, delivery, service-period and print dates. A planned
-// invoice prints 5 to 15 such numbers and 2 to 5 such dates; items may carry a GTIN row, the footer a copyright line
-// and several managing directors. Till receipts are left as they are (their card slip has numbers of its own).
+// beside the seller's VAT id, IBAN, BIC and register; order, delivery, service-period and print dates; now and then
+// an earlier invoice it refers to (its number and date). A planned invoice prints 5 to 15 such numbers and 2 to 5
+// such dates (the earlier invoice aside); items may carry a GTIN row, the footer a copyright line and several
+// managing directors. Till receipts are left as they are (their card slip has numbers of its own).
 
 import { addDays, type Day } from './format.ts';
 import type { Rng } from './random.ts';
@@ -52,6 +53,8 @@ export interface DistractorPlan {
   legalLine: boolean;
   /** A GTIN row under each item, or none. */
   gtins: string[] | null;
+  /** An earlier invoice this one refers to (EN 16931 BG-3): its number, in the same series, and its date; or none. */
+  preceding: { number: string; date: Day } | null;
 }
 
 const D = '0123456789';
@@ -124,7 +127,14 @@ export function planDistractors(rng: Rng, t: InvoiceTruth): DistractorPlan {
     accountHolder: rng.chance(0.3),
     legalLine: false,
     gtins: rng.chance(0.25) ? t.lines.map((l) => (l.isDiscount ? '' : gs1((GS1_PREFIX[t.country.code] ?? '40') + rng.chars(10, D)))) : null,
+    preceding: rng.chance(0.2) ? precedingInvoice(rng, t) : null,
   };
+}
+
+/** An earlier number of the invoice's own series (its last digits lowered) and a date weeks before; none without digits. */
+function precedingInvoice(rng: Rng, t: InvoiceTruth): { number: string; date: Day } | null {
+  const number = t.number.replace(/\d+(?=\D*$)/, (d) => String(Math.max(1, Number(d) - rng.int(1, 40))).padStart(d.length, '0'));
+  return number === t.number ? null : { number, date: addDays(t.date, -rng.int(20, 70)) };
 }
 
 /** What the manifest says a document shows besides its truth, for the eval to name a wrong value. */

@@ -25,7 +25,7 @@ export function planned(ctx: Ctx, p: number, kind: OptionalNumber | OtherDate): 
   return (plan.numbers as ReadonlySet<string>).has(kind) || (plan.dates as ReadonlySet<string>).has(kind);
 }
 
-/** Invoice-data pairs of the kinds the issue-14 corpus never printed: contract, routing, supplier and project numbers, a service period, a print date. */
+/** Invoice-data pairs of the kinds the issue-14 corpus never printed: contract, routing, supplier and project numbers, a service period, a print date, a preceding invoice. */
 export function newPairs(ctx: Ctx): Array<[string, string]> {
   const plan = ctx.x?.plan;
   if (!plan) return [];
@@ -37,6 +37,10 @@ export function newPairs(ctx: Ctx): Array<[string, string]> {
     out.push([plan.labels.servicePeriod, `${shownDate(ctx, 'periodStart', from)} ${ctx.x!.rng.pick(['–', '-', '–'])} ${shownDate(ctx, 'periodEnd', to)}`]);
   }
   if (plan.dates.has('printDate')) out.push([plan.labels.printDate, shownDate(ctx, 'printDate', plan.printDate)]);
+  if (plan.preceding) {
+    out.push([plan.labels.precedingInvoice, shownNumber(ctx, 'precedingInvoice', plan.preceding.number)]);
+    out.push([plan.labels.precedingInvoiceDate, shownDate(ctx, 'precedingInvoiceDate', plan.preceding.date)]);
+  }
   return out;
 }
 

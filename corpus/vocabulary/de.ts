@@ -33,6 +33,8 @@ export const de: Vocabulary = {
     printDate: ['Druckdatum', 'Gedruckt am', 'Erstellt am', 'Ausdruck vom'],
     taxNumber: ['Steuernummer', 'St.-Nr.', 'Steuer-Nr.', 'StNr.'],
     accountHolder: ['Kontoinhaber', 'Empfänger', 'Zahlungsempfänger', 'Inhaber'],
+    precedingInvoice: ['Vorausgegangene Rechnung', 'Ursprungsrechnung Nr.', 'Korrektur zu Rechnung', 'Vorherige Rechnung'],
+    precedingInvoiceDate: ['Datum der vorausgegangenen Rechnung', 'Datum Ursprungsrechnung', 'Ursprungsrechnung vom', 'Vorherige Rechnung vom'],
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, ausgestellt {date}', '{invoice} {number} / {date}'],
   rights: ['Alle Rechte vorbehalten.', 'Alle Rechte vorbehalten'],

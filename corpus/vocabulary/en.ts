@@ -34,6 +34,8 @@ export const en: Vocabulary = {
     printDate: ['Printed', 'Print date', 'Printed on', 'Run date'],
     taxNumber: ['Tax reference', 'UTR', 'TIN', 'Tax ref.'],
     accountHolder: ['Account holder', 'Account name', 'Payee', 'Beneficiary'],
+    precedingInvoice: ['Preceding invoice reference', 'Original invoice no.', 'Corrects invoice', 'Related invoice', 'Previous invoice'],
+    precedingInvoiceDate: ['Preceding invoice issue date', 'Original invoice date', 'Date of related invoice', 'Previous invoice dated'],
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, {date}', '{invoice} – {number} – {date}', '{invoice} {number} / {date}'],
   rights: ['All rights reserved.', 'Registered trademark.', 'All rights reserved'],

@@ -33,6 +33,8 @@ export const es: Vocabulary = {
     printDate: ['Fecha de impresión', 'Impreso el', 'Listado del', 'Generado el'],
     taxNumber: ['RGSEAA', 'R.G.S.E.A.A.', 'Nº RGSEAA', 'Reg. Sanitario'],
     accountHolder: ['Titular de la cuenta', 'Beneficiario', 'Titular', 'A nombre de'],
+    precedingInvoice: ['Factura rectificada', 'Factura original n.º', 'Factura anterior', 'Factura relacionada'],
+    precedingInvoiceDate: ['Fecha de la factura rectificada', 'Fecha factura original', 'Factura anterior del'],
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, expedida el {date}', '{invoice} {number} / {date}'],
   rights: ['Todos los derechos reservados.', 'Todos los derechos reservados'],

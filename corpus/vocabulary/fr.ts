@@ -33,6 +33,8 @@ export const fr: Vocabulary = {
     printDate: ["Date d'impression", 'Imprimé le', 'Édité le', 'Édition du'],
     taxNumber: ['SIREN', 'N° SIREN', 'Siren', 'SIREN n°'],
     accountHolder: ['Titulaire du compte', 'Bénéficiaire', 'Titulaire', 'Au nom de'],
+    precedingInvoice: ['Référence de la facture antérieure', "Facture d'origine n°", 'Facture rectifiée', 'Facture liée', 'Facture précédente'],
+    precedingInvoiceDate: ["Date d'émission de la facture antérieure", "Date de la facture d'origine", 'Facture liée du', 'Facture précédente du'],
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, établie le {date}', '{invoice} {number} / {date}'],
   rights: ['Tous droits réservés.', 'Tous droits réservés'],

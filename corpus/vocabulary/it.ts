@@ -33,6 +33,8 @@ export const it: Vocabulary = {
     printDate: ['Data stampa', 'Stampato il', 'Data di stampa', 'Elaborato il'],
     taxNumber: ['Codice fiscale', 'C.F.', 'Cod. fisc.', 'Cod. fiscale'],
     accountHolder: ['Intestatario conto', 'Beneficiario', 'Intestato a', 'Titolare'],
+    precedingInvoice: ['Fattura collegata', 'Fattura originale n.', 'Fattura precedente', 'Rettifica della fattura'],
+    precedingInvoiceDate: ['Data fattura collegata', 'Data fattura originale', 'Fattura precedente del'],
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, emessa in data {date}', '{invoice} {number} / {date}'],
   rights: ['Tutti i diritti riservati.', 'Tutti i diritti riservati'],

@@ -33,6 +33,8 @@ export const nl: Vocabulary = {
     printDate: ['Afdrukdatum', 'Afgedrukt op', 'Printdatum', 'Aangemaakt op'],
     taxNumber: ['RSIN', 'Fiscaal nummer', 'RSIN-nr.', 'Fiscaal nr.'],
     accountHolder: ['Rekeninghouder', 'Ten name van', 't.n.v.', 'Begunstigde'],
+    precedingInvoice: ['Voorgaande factuur', 'Oorspronkelijke factuur nr.', 'Gerelateerde factuur', 'Correctie op factuur'],
+    precedingInvoiceDate: ['Datum voorgaande factuur', 'Datum oorspronkelijke factuur', 'Gerelateerde factuur van'],
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, uitgegeven op {date}', '{invoice} {number} / {date}'],
   rights: ['Alle rechten voorbehouden.', 'Alle rechten voorbehouden'],

@@ -33,6 +33,8 @@ export const pt: Vocabulary = {
     printDate: ['Data de impressão', 'Impresso em', 'Processado em', 'Data de processamento'],
     taxNumber: ['CAE', 'Cód. CAE', 'CAE principal', 'Código CAE'],
     accountHolder: ['Titular da conta', 'Beneficiário', 'Titular', 'Em nome de'],
+    precedingInvoice: ['Fatura anterior', 'Fatura original n.º', 'Fatura retificada', 'Fatura relacionada'],
+    precedingInvoiceDate: ['Data da fatura anterior', 'Data da fatura original', 'Fatura retificada de'],
   },
   titleLine: ['{invoice} {number} · {date}', '{invoice} {number}, emitida a {date}', '{invoice} {number} / {date}'],
   rights: ['Todos os direitos reservados.', 'Todos os direitos reservados'],

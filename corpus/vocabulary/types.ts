@@ -30,6 +30,8 @@ export const OTHER_LABELS = [
   'printDate',
   'taxNumber',
   'accountHolder',
+  'precedingInvoice',
+  'precedingInvoiceDate',
 ] as const;
 export type OtherLabel = (typeof OTHER_LABELS)[number];
 

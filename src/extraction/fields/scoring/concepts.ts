@@ -6,7 +6,7 @@ import { fold } from '../../lang/vocab.ts';
 
 // prettier-ignore
 export const CONCEPTS = [
-  'invoice', 'number', 'date', 'issue', 'due', 'customer', 'order', 'delivery', 'contract', 'taxId', 'bank', 'contact', 'period', 'print', 'register', 'article', 'page', 'amount', 'total', 'net', 'tax', 'paid', 'seller', 'buyer', 'discount', 'charge',
+  'invoice', 'number', 'date', 'issue', 'due', 'customer', 'order', 'delivery', 'contract', 'taxId', 'bank', 'contact', 'period', 'print', 'register', 'article', 'page', 'amount', 'total', 'net', 'tax', 'paid', 'seller', 'buyer', 'discount', 'charge', 'preceding',
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 
@@ -38,6 +38,8 @@ const STEMS: Record<Concept, string[]> = {
   seller: ['seller', 'vendor', 'supplier', 'from', 'issued by', 'sold by', 'verkaeufer', 'lieferant', 'fournisseur', 'vendeur', 'proveedor', 'vendedor', 'fornitore', 'venditore', 'leverancier', 'verkoper', 'fornecedor', 'emittente', 'emisor', 'remit'],
   discount: ['discount', 'allowance', 'rebate', 'rabatt', 'nachlass', 'skonto', 'remise', 'rabais', 'escompte', 'descuento', 'bonificacion', 'sconto', 'abbuono', 'korting', 'desconto', 'abatimento', 'reduction', 'reduktion', 'less'],
   charge: ['charge', 'surcharge', 'shipping', 'freight', 'carriage', 'postage', 'delivery', 'handling', 'fee', 'fracht', 'versand', 'porto', 'zuschlag', 'gebuehr', 'frais', 'port', 'transport', 'envio', 'portes', 'recargo', 'spedizione', 'trasporto', 'verzendkosten', 'vracht', 'toeslag', 'frete'],
+  // An earlier document the invoice refers to (EN 16931 BG-3, preceding invoice reference): its number and date are not this invoice's.
+  preceding: ['preceding', 'previous', 'original', 'related', 'corrects', 'corrected', 'correction', 'prior', 'vorausgegangen', 'vorhergehend', 'vorherig', 'ursprung', 'korrektur', 'anterieur', 'anterieure', 'origine', 'rectif', 'liee', 'associe', 'precedent', 'precedente', 'anterior', 'rectificad', 'relacionad', 'asociad', 'originale', 'collegat', 'rettific', 'voorgaand', 'oorspronkelijk', 'gerelateerd', 'correctie', 'retificad', 'associad'],
   buyer: ['bill to', 'ship to', 'sold to', 'invoice to', 'buyer', 'recipient', 'empfaenger', 'empfanger', 'destinataire', 'destinatario', 'ontvanger', 'adressat', 'attn', 'attention'],
 };
 

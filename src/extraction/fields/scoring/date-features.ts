@@ -27,6 +27,7 @@ const KEY_CONCEPTS: Concept[] = [
   'customer',
   'page',
   'total',
+  'preceding',
 ];
 
 export const DATE_FEATURES: string[] = [
