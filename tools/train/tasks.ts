@@ -7,14 +7,17 @@ import { extractLineItems } from '../../src/extraction/fields/line-items.ts';
 import { addDays, paymentTermDays } from '../../src/extraction/fields/payment-terms.ts';
 import { AMOUNT_FEATURES, amountFeatures } from '../../src/extraction/fields/scoring/amount-features.ts';
 import { chooseAmounts } from '../../src/extraction/fields/scoring/choose-amounts.ts';
+import { chooseVendor } from '../../src/extraction/fields/scoring/choose-vendor.ts';
 import { DATE_FEATURES, dateFeatures } from '../../src/extraction/fields/scoring/date-features.ts';
 import { rank, type RankingModel } from '../../src/extraction/fields/scoring/model.ts';
 import { NUMBER_FEATURES, numberFeatures } from '../../src/extraction/fields/scoring/number-features.ts';
+import { VENDOR_FEATURES, vendorFeatures } from '../../src/extraction/fields/scoring/vendor-features.ts';
+import { pickSeller } from '../../src/extraction/fields/seller.ts';
 import { splitInvoicePages } from '../../src/extraction/fields/split.ts';
 import { chooseTotals } from '../../src/extraction/fields/totals.ts';
 import type { TrainingDoc } from './corpus-pages.ts';
 
-export type Field = 'invoiceNumber' | 'invoiceDate' | 'dueDate' | 'subtotal' | 'tax' | 'total';
+export type Field = 'vendorName' | 'invoiceNumber' | 'invoiceDate' | 'dueDate' | 'subtotal' | 'tax' | 'total';
 export type Models = Partial<Record<Field, RankingModel>>;
 
 export interface Read {
@@ -43,6 +46,18 @@ function argmax(model: RankingModel | undefined, rows: number[][]): number {
   const { p, none } = rank(model, rows);
   const i = p.reduce((bi, v, k) => (v > (p[bi] ?? -1) ? k : bi), -1);
   return i >= 0 && p[i]! > none ? i : -1;
+}
+
+function readVendor(doc: TrainingDoc): Read {
+  const d = firstInvoice(doc);
+  const { cands, rows } = vendorFeatures(d);
+  return {
+    values: cands.map((c) => c.name),
+    rows,
+    ruled: pickSeller(d).name,
+    fallback: false,
+    decide: (m) => (m.vendorName ? chooseVendor(d, m.vendorName).name : null),
+  };
 }
 
 function readNumber(doc: TrainingDoc): Read {
@@ -83,6 +98,7 @@ function readAmounts(doc: TrainingDoc, field: 'subtotal' | 'tax' | 'total'): Rea
 const sameAmount = (a: string, b: string) => Math.abs(Number(a) - Number(b)) < 0.005;
 
 export const TASKS: Task[] = [
+  { field: 'vendorName', features: VENDOR_FEATURES, read: readVendor, same: (a, b) => normName(a) === normName(b) },
   { field: 'invoiceNumber', features: NUMBER_FEATURES, read: readNumber, same: (a, b) => normName(a) === normName(b) },
   { field: 'invoiceDate', features: DATE_FEATURES, read: (doc) => readDates(doc, 'invoiceDate'), same: (a, b) => a === b },
   { field: 'dueDate', features: DATE_FEATURES, read: (doc) => readDates(doc, 'dueDate'), same: (a, b) => a === b },

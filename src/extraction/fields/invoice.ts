@@ -7,16 +7,16 @@ import { extractLineItems } from './line-items.ts';
 import { addDays, paymentTermDays } from './payment-terms.ts';
 import { splitInvoicePages } from './split.ts';
 import { chooseTotals } from './totals.ts';
-import { pickSeller } from './seller.ts';
 import { chooseDates, chooseNumber } from './scoring/choose.ts';
 import { chooseAmounts } from './scoring/choose-amounts.ts';
+import { chooseVendor } from './scoring/choose-vendor.ts';
 import { invoiceEvidence } from './invoice-evidence.ts';
 
 /** Fields of one invoice (pages already belong together). */
 export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields {
   const doc = readDoc(pages);
   const { lines, text } = doc;
-  const vendor = pickSeller(doc);
+  const vendor = chooseVendor(doc);
   // The number and the dates: ranked by the learned scorers (scoring/), whose features include the rules' choices.
   const chosenNumber = chooseNumber(doc);
   const number = chosenNumber.candidate;

@@ -6,6 +6,7 @@ import { LANGUAGES } from '../lang/index.ts';
 import { anyPhrase, fold, type LabelField } from '../lang/vocab.ts';
 import type { InvoiceDoc } from './doc.ts';
 import { spanX, type Line } from './layout.ts';
+import { conceptsOf } from './scoring/concepts.ts';
 
 export interface Seller {
   name: string | null;
@@ -59,6 +60,25 @@ const NAME_LABEL = new RegExp(
     .join('|')})\\s*:?\\s+(?=\\p{L})`,
   'iu',
 );
+
+/** "Sold by: …", "Kontoinhaber: …": whatever labels the name, up to its colon (no digits: not a time or a ratio). */
+const LABEL_COLON = /^[^:\d]{2,40}:\s*(?=\p{L})/u;
+
+/**
+ * A registered name after label words without a colon ("Account holder Brenner GmbH"): the name alone as another run,
+ * when 1–3 leading words say whose name it is (a seller, an account holder, a director, a buyer) and a legal form follows.
+ */
+const PARTY_WORDS = ['seller', 'bank', 'director', 'buyer'] as const;
+function afterLabelWords(r: { text: string; at: number }): { text: string; at: number }[] {
+  const out: { text: string; at: number }[] = [];
+  const words = [...r.text.matchAll(/\S+/g)];
+  for (let k = 1; k <= 3 && k < words.length - 1; k++) {
+    const rest = r.text.slice(words[k]!.index);
+    if (!/^\p{Lu}/u.test(rest) || !legalFormIn(rest) || !PARTY_WORDS.some((c) => conceptsOf(r.text.slice(0, words[k]!.index)).has(c))) continue;
+    out.push({ text: rest, at: r.at + words[k]!.index });
+  }
+  return out;
+}
 
 /** Runs of a line that may hold a name: split at wide gaps and at "·", "|", " – " separators. */
 function runs(line: Line): { text: string; at: number }[] {
@@ -157,11 +177,13 @@ export function sellerCandidates(doc: InvoiceDoc): SellerCandidate[] {
     if (line.page !== page1[0]!.page && !footer) continue;
     // An item row (several amounts) names a product, not a party.
     if ((line.text.match(/\d[.,]\d{2}(?!\d)/g)?.length ?? 0) >= 2) continue;
-    for (const r of runs(line)) {
-      let name = cutAfterForm(r.text.replace(/^logo\s+|^(von|from|de|vendeur|seller|supplier|lieferant)\s*:\s*/i, '').replace(NAME_LABEL, '')).replace(
-        /[\s,;:|]+$/,
-        '',
-      );
+    for (const r of runs(line).flatMap((r) => [r, ...afterLabelWords(r)])) {
+      let name = cutAfterForm(
+        r.text
+          .replace(/^logo\s+/i, '')
+          .replace(LABEL_COLON, '')
+          .replace(NAME_LABEL, ''),
+      ).replace(/[\s,;:|]+$/, '');
       let form = legalFormIn(name);
       // A legal form alone on its line ends the name on the line above ("PRODUTOS ALIMENTARES" / "S.A").
       if (form && form.index === 0 && form.end >= name.replace(/[\s.]+$/, '').length) {
@@ -238,20 +260,30 @@ const IDENTITY = new Set(['legal form', 'registered name', 'sender line', 'selle
 
 export function pickSeller(doc: InvoiceDoc): Seller {
   const cands = sellerCandidates(doc);
-  let best = cands[0];
-  if (!best || best.score <= 0) return { name: null, confidence: 0, why: [] };
-  // The registered name beats the same name without its legal form (a logo, a short letterhead) nearly as strong.
-  const registered = !best.form && cands.find((c) => c.form && c.score > 0 && c.score >= best!.score - 3 && key(c.name).startsWith(`${key(best!.name)} `));
-  if (registered) best = { ...registered, score: Math.max(best.score, registered.score), why: [...registered.why, 'registered name'] };
-  // A name set in capitals is typography: the same name in mixed case is how it is written.
-  if (!/\p{Ll}/u.test(best.name)) {
-    const mixed = cands.find((c) => c.score > 0 && /\p{Ll}/u.test(c.name) && looseKey(c.name) === looseKey(best!.name));
-    if (mixed) best = { ...best, name: mixed.name };
-  }
-  const second = cands.find((c) => looseKey(c.name) !== looseKey(best!.name) && !key(best!.name).startsWith(key(c.name)));
+  const first = cands[0];
+  if (!first || first.score <= 0) return { name: null, confidence: 0, why: [] };
+  const best = asWritten(cands, first, (c) => c.score > 0);
+  const second = cands.find((c) => looseKey(c.name) !== looseKey(best.name) && !key(best.name).startsWith(key(c.name)));
   const margin = best.score - (second?.score ?? 0);
   // Near certain only when several independent signs name the same party and no other name comes close.
   const signs = best.why.filter((w) => IDENTITY.has(w)).length;
   const confidence = Math.round(Math.min(signs >= 3 && margin >= 4 ? 98 : 95, 30 + best.score * 6 + Math.min(margin, 4) * 5));
   return { name: best.name, confidence, why: best.why, line: best.line, at: best.at };
 }
+
+/**
+ * The chosen name as the issuer writes it: its registered form when another likely run adds the legal form to it (a
+ * logo, a short letterhead), and in mixed case when a likely run writes the capitals so.
+ */
+export function asWritten(cands: SellerCandidate[], chosen: SellerCandidate, likely: (c: SellerCandidate) => boolean): SellerCandidate {
+  let best = chosen;
+  const registered = !best.form && cands.find((c) => c.form && likely(c) && c.score >= best.score - 3 && key(c.name).startsWith(`${key(best.name)} `));
+  if (registered) best = { ...registered, score: Math.max(best.score, registered.score), why: [...registered.why, 'registered name'] };
+  if (!/\p{Ll}/u.test(best.name)) {
+    const mixed = cands.find((c) => likely(c) && /\p{Ll}/u.test(c.name) && looseKey(c.name) === looseKey(best.name));
+    if (mixed) best = { ...best, name: mixed.name };
+  }
+  return best;
+}
+
+export { looseKey as sellerKey };

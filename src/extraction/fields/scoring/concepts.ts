@@ -6,7 +6,7 @@ import { fold } from '../../lang/vocab.ts';
 
 // prettier-ignore
 export const CONCEPTS = [
-  'invoice', 'number', 'date', 'issue', 'due', 'customer', 'order', 'delivery', 'contract', 'taxId', 'bank', 'contact', 'period', 'print', 'register', 'article', 'page', 'amount', 'total', 'net', 'tax', 'paid', 'seller', 'buyer', 'discount', 'charge', 'preceding',
+  'invoice', 'number', 'date', 'issue', 'due', 'customer', 'order', 'delivery', 'contract', 'taxId', 'bank', 'contact', 'period', 'print', 'register', 'article', 'page', 'amount', 'total', 'net', 'tax', 'paid', 'seller', 'buyer', 'discount', 'charge', 'preceding', 'director', 'rights',
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 
@@ -40,6 +40,9 @@ const STEMS: Record<Concept, string[]> = {
   charge: ['charge', 'surcharge', 'shipping', 'freight', 'carriage', 'postage', 'delivery', 'handling', 'fee', 'fracht', 'versand', 'porto', 'zuschlag', 'gebuehr', 'frais', 'port', 'transport', 'envio', 'portes', 'recargo', 'spedizione', 'trasporto', 'verzendkosten', 'vracht', 'toeslag', 'frete'],
   // An earlier document the invoice refers to (EN 16931 BG-3, preceding invoice reference): its number and date are not this invoice's.
   preceding: ['preceding', 'previous', 'original', 'related', 'corrects', 'corrected', 'correction', 'prior', 'vorausgegangen', 'vorhergehend', 'vorherig', 'ursprung', 'korrektur', 'anterieur', 'anterieure', 'origine', 'rectif', 'liee', 'associe', 'precedent', 'precedente', 'anterior', 'rectificad', 'relacionad', 'asociad', 'originale', 'collegat', 'rettific', 'voorgaand', 'oorspronkelijk', 'gerelateerd', 'correctie', 'retificad', 'associad'],
+  // A footer's people and its copyright line: names that are not the issuer's (a person) or not only its name.
+  director: ['director', 'directors', 'managing', 'geschaeftsfuehrer', 'geschaeftsfuehrung', 'geschaftsfuhrer', 'vorstand', 'prokurist', 'gerant', 'gerante', 'directeur', 'gerente', 'administrador', 'amministratore', 'bestuurder', 'directie', 'ceo', 'owner', 'proprietor', 'president'],
+  rights: ['copyright', 'rights', 'reserved', 'rechte', 'vorbehalten', 'droits', 'reserves', 'derechos', 'reservados', 'diritti', 'riservati', 'rechten', 'voorbehouden', 'direitos'],
   buyer: ['bill to', 'ship to', 'sold to', 'invoice to', 'buyer', 'recipient', 'empfaenger', 'empfanger', 'destinataire', 'destinatario', 'ontvanger', 'adressat', 'attn', 'attention'],
 };
 
@@ -113,6 +116,7 @@ function wordConcepts(word: string): Map<Concept, number> {
 /** Concept strengths (0–1) of a key text: the best match of each concept among its words and phrases. */
 export function conceptsOf(text: string): Map<Concept, number> {
   const folded = fold(text)
+    .replace(/©/g, ' copyright ')
     .replace(/[°º#№]/g, ' no ')
     .replace(/n[°º]/g, ' no ');
   const out = new Map<Concept, number>();

@@ -10,7 +10,9 @@ import { keyTextOf, placement, type PlacedValue } from './key-text.ts';
 export type NumberCandidate = PlacedValue;
 
 // The concepts of the words beside a number; dates' (issue, due), amounts' and parties' are left to their fields.
-const KEY_CONCEPTS: Concept[] = CONCEPTS.filter((c) => !['issue', 'due', 'net', 'tax', 'paid', 'seller', 'buyer', 'discount', 'charge'].includes(c));
+const KEY_CONCEPTS: Concept[] = CONCEPTS.filter(
+  (c) => !['issue', 'due', 'net', 'tax', 'paid', 'seller', 'buyer', 'discount', 'charge', 'director', 'rights'].includes(c),
+);
 const SHAPES = ['len1_3', 'len4_5', 'len6_8', 'len9_12', 'len13_plus', 'letters', 'separators', 'digits_only', 'letter_prefix'] as const;
 const KINDS = ['vat_like', 'iban_like', 'ean_like', 'phone_like', 'postcode_like', 'year_like'] as const;
 
