@@ -189,6 +189,13 @@ describe('receipt merchant', () => {
     expect(r.merchantName).toBe('HILLSIDE HEALTHCARE SDN BHD');
   });
 
+  it('cuts a name with a trade word in it at its closing legal form, not at the trade word', () => {
+    const r = extractReceiptFields(
+      ocr(['THE CAFE (PENANG) SDN BHD (12345K)', '12 JALAN MERAH, 10300 PENANG', 'TOTAL   12.00', 'THANK YOU FOR VISITING THE CAFE']),
+    );
+    expect(r.merchantName).toBe('THE CAFE (PENANG) SDN BHD');
+  });
+
   it('starts the header after the end of the previous slip at the top of a scan', () => {
     const r = extractReceiptFields(
       ocr([
