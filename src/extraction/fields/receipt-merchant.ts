@@ -63,25 +63,40 @@ export function cleanMerchant(name: string): string {
 }
 
 /** A name line above the legal entity: letters and spaces in capitals (or capitalised words), no address or title. */
-const NAME_LINE = /^(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)(?:\s+(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+|&))*$/u;
+const NAME_LINE = /^(?:\(?(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)\)?)(?:\s+(?:\(?(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)\)?|&))*$/u;
+/**
+ * A line that goes on with the name on the line above: it closes a bracket opened there ("ALAM) SDN BHD") or starts
+ * with a word that ends names ("ENTERPRISE (SETIA", "& SONS").
+ */
+const CONTINUES = /^\s*(?:[^()]*\)|(?:&|ENTERPRISES?|TRADING|SDN\.?\s?BHD|BHD|S\/B|CO\.|COMPANY|LTD\.?|LIMITED)(?!\p{L}))/iu;
+
+const lineAbove = (line: Line, lines: Line[]) => lines.filter((l) => l.page === line.page && l.index < line.index).at(-1);
 
 /**
  * The first part of a name the printer split over two lines ("NORTH HILL" over "STATIONERY SDN. BHD",
  * "KLM BUILDING SUPPLY" over "TRADING"): the line right above the legal entity, as tall (±20%; at most 10% taller
  * when the line below is a name of its own, since a brand line above a company is printed larger), at most one line
  * height above it, of letters with at most a short number, and no title or address; no legal form of its own either,
- * unless the line below is a legal form alone.
+ * unless the line below is a legal form alone or goes on with the name above it.
  */
 export function nameAbove(line: Line, lines: Line[], formOnly = false, maxRatio = 1.2): string | null {
-  const above = lines.filter((l) => l.page === line.page && l.index < line.index).at(-1);
+  const above = lineAbove(line, lines);
   if (!above) return null;
   const text = clean(above.text);
   const ratio = above.height / line.height;
   if (ratio < 0.85 || ratio > maxRatio || line.y - (above.y + above.height) > line.height) return null;
   const letters = text.replace(/[^\p{L}]/gu, '').length;
   if (letters < 4 || /\d{4,}/.test(text) || !NAME_LINE.test(text) || text.split(' ').length > 5) return null;
-  if ((LEGAL_FORM.test(text) && !formOnly) || NOT_MERCHANT.test(text) || ADDRESS.test(text)) return null;
+  if ((LEGAL_FORM.test(text) && !formOnly && !CONTINUES.test(line.text)) || NOT_MERCHANT.test(text) || ADDRESS.test(text)) return null;
   return text;
+}
+
+/** The lines above a legal entity that its name began on: one, or two when the upper of them goes on from a third. */
+function firstLines(line: Line, lines: Line[], formOnly: boolean, maxRatio: number): string | null {
+  const first = nameAbove(line, lines, formOnly, maxRatio);
+  const upper = first ? lineAbove(line, lines) : undefined;
+  const top = upper && CONTINUES.test(upper.text) ? nameAbove(upper, lines) : null;
+  return top ? `${top} ${first}` : first;
 }
 
 const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -124,7 +139,7 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
       .trim();
     const words = rest.split(/\s+/).filter(Boolean).length;
     const joins = legal && startsLine(c.name, c.line) && !OWNED_BY.test(c.line.text);
-    const first = joins ? nameAbove(c.line, lines, words === 0, words <= 1 ? 1.2 : 1.1) : null;
+    const first = joins ? firstLines(c.line, lines, words === 0, words <= 1 ? 1.2 : 1.1) : null;
     const name = first ? `${first} ${own}` : own;
     let score = c.score;
     if (legal) score += 2;

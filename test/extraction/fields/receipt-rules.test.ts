@@ -196,6 +196,14 @@ describe('receipt merchant', () => {
     expect(r.merchantName).toBe('THE CAFE (PENANG) SDN BHD');
   });
 
+  it('joins a name wrapped over three lines when each line goes on with the one above', () => {
+    const r = extractReceiptFields(ocr(['PINE LEAF HARDWARE', 'ENTERPRISE (BANDAR', 'UTAMA) SDN BHD', '822737-X', 'NO.17-G, JALAN INDAH', 'TOTAL   12.00']));
+    expect(r.merchantName).toBe('PINE LEAF HARDWARE ENTERPRISE (BANDAR UTAMA) SDN BHD');
+    // A shop name with a trade word of its own over a company line that does not go on from it stays out.
+    const shop = extractReceiptFields(ocr(['GOLDEN CAFE', 'MEGA FOODS SDN BHD', '822737-X', 'NO.17-G, JALAN INDAH', 'TOTAL   12.00']));
+    expect(shop.merchantName).toBe('MEGA FOODS SDN BHD');
+  });
+
   it('starts the header after the end of the previous slip at the top of a scan', () => {
     const r = extractReceiptFields(
       ocr([
