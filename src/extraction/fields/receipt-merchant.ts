@@ -9,6 +9,21 @@ import { ADDRESS, LEGAL_FORM, nameCandidates } from './vendor.ts';
 /** Document titles, greetings and slip furniture: never the merchant, even in capitals at the top. */
 const NOT_MERCHANT =
   /\b(tax invoice|invoice|receipt|cash bill|cash sale|official|simplified|thank|welcome|customer|copy|kvīts|kvits|čeks|ceks|rēķins|rekins|quittung|beleg|reçu|ticket|facture|bill no|order|table|member)\b/i;
+/** Labels of the people on a slip (cashier, server, customer): the name after one is a person's, not the shop's. */
+const PERSON_ROLE =
+  '(?:cashier|kasieris|kasiere|served by|server|waiter|waitress|salesperson|sales person|staff|operator|attendant|customer|pircējs|pircejs|klients|member|kassierer|bedient von|caissier)';
+const PERSON_LABEL = new RegExp(`\\b${PERSON_ROLE}\\s*[:#.-]?\\s*$`, 'i');
+/** A label with a name after it on one line ("Served by MARIA", "Cashier: ANNA"). */
+const PERSON_NAMED = new RegExp(`^\\s*${PERSON_ROLE}\\b\\s*[:#.-]?\\s*\\p{L}`, 'iu');
+
+/** The candidate follows a person's label on its line, or on the line above when that holds the label alone. */
+function afterPersonLabel(name: string, line: Line, lines: Line[]): boolean {
+  const at = line.text.indexOf(name);
+  if (at > 0 && PERSON_LABEL.test(line.text.slice(0, at))) return true;
+  const above = lineAbove(line, lines);
+  return Boolean(at === 0 && above && PERSON_LABEL.test(above.text) && above.text.replace(PERSON_LABEL, '').trim() === '');
+}
+
 /** A company registration number printed after the name: "(728384-M)", "(1248717-W)", "Co. Reg. 21003B-K". */
 const REG_NUMBER = /\s*[([]?\s*(?:co\.?\s*)?(?:reg(?:istration)?\.?\s*(?:no\.?)?\s*:?\s*)?\d{3,}[\dA-Z]*(?:-[A-Z0-9]{1,2})?\s*[)\]]?\s*$/i;
 
@@ -37,12 +52,16 @@ const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', 
  */
 const DIGIT_INITIAL = /(?<![\p{L}\d.,&-]\s?)(?<![\p{L}\d])(?:13|\d)(?=\s?&\s?\p{L})|(?<=\p{L}\s?&\s?)(?:13|\d)(?![\p{L}\d])/gu;
 
+/** A zero OCR read for the letter O inside a word of letters ("K0PITIAM", "Rest0ran"); numbers ("2001", "A10") stay. */
+const ZERO_IN_WORD = /(?<![\p{L}\d])(?=[\p{L}0]*\p{L}[\p{L}0]*\p{L})[\p{L}0]{3,}(?![\p{L}\d])/gu;
+const zeroAsO = (word: string) => word.replace(/0/g, (_, i: number) => (/\p{Ll}/u.test(word[i - 1] ?? word[i + 1] ?? '') ? 'o' : 'O'));
+
 /** Undo OCR slips inside legal forms: "5dn Bhd" → "Sdn Bhd", "SDNBHD" and "PAPERSDN BHD" → "… SDN BHD". */
 export function cleanMerchant(name: string): string {
   const cut = name.match(MID_REG_NUMBER);
   const own = cut && /\p{L}{2}/u.test(name.slice(0, cut.index)) ? name.slice(0, cut.index) : name;
   return (
-    fixTradeWords(cutAfterForm(own))
+    fixTradeWords(cutAfterForm(own).replace(ZERO_IN_WORD, zeroAsO))
       .replace(DIGIT_INITIAL, (d) => DIGIT_AS_LETTER[d] ?? d)
       .replace(OWNED_BY, '')
       .replace(/\b5dn\b/gi, (m) => (m[1] === 'D' ? 'SDN' : 'Sdn'))
@@ -88,6 +107,7 @@ export function nameAbove(line: Line, lines: Line[], formOnly = false, maxRatio 
   const letters = text.replace(/[^\p{L}]/gu, '').length;
   if (letters < 4 || /\d{4,}/.test(text) || !NAME_LINE.test(text) || text.split(' ').length > 5) return null;
   if ((LEGAL_FORM.test(text) && !formOnly && !CONTINUES.test(line.text)) || NOT_MERCHANT.test(text) || ADDRESS.test(text)) return null;
+  if (afterPersonLabel(above.text, above, lines) || PERSON_NAMED.test(text)) return null;
   return text;
 }
 
@@ -107,6 +127,9 @@ const head = (s: string) =>
     .toLowerCase();
 /** The candidate is where its line begins (not a name cut from the middle of a line). */
 const startsLine = (name: string, line: Line) => head(line.text) === head(name);
+
+/** A legal form written before its quoted name: SIA "…", AS "…". */
+const QUOTED_AFTER_FORM = /^\s*(?:SIA|AS|A\/S|UAB|OÜ)\s?["“„«]/u;
 
 /** A company's own legal form (not a trade word such as PHARMACY or TRADING); "SB" is Malaysia's short Sdn Bhd. */
 const COMPANY_FORM = /\b(?:SDN\.?\s?BHD|BHD|S\/?B|GmbH|Ltd|Limited|LLC|Inc|PLC|Pte|SIA|UAB|AS|A\/S|OÜ)\b/i;
@@ -138,7 +161,8 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
       .replace(/[^\p{L}\d&\s]/gu, '')
       .trim();
     const words = rest.split(/\s+/).filter(Boolean).length;
-    const joins = legal && startsLine(c.name, c.line) && !OWNED_BY.test(c.line.text);
+    // A quoted name after its legal form (SIA "…") is whole: it goes on from no line above.
+    const joins = legal && startsLine(c.name, c.line) && !OWNED_BY.test(c.line.text) && !QUOTED_AFTER_FORM.test(own);
     const first = joins ? firstLines(c.line, lines, words === 0, words <= 1 ? 1.2 : 1.1) : null;
     const name = first ? `${first} ${own}` : own;
     let score = c.score;
@@ -148,6 +172,7 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
     // The whole name beats its first line alone.
     if (first) score += 1;
     if (NOT_MERCHANT.test(name) && !legal) score -= 4;
+    if (afterPersonLabel(c.name, c.line, lines) || PERSON_LABEL.test(name) || PERSON_NAMED.test(name)) score -= 5;
     if (name.replace(/[^\p{L}]/gu, '').length < 3) score -= 3;
     // A legal form alone ("SIA" cut from its quoted name) names nobody.
     if (name.replace(new RegExp(LEGAL_FORM.source, 'giu'), '').replace(/[^\p{L}]/gu, '').length < 2) score -= 5;

@@ -204,6 +204,26 @@ describe('receipt merchant', () => {
     expect(shop.merchantName).toBe('MEGA FOODS SDN BHD');
   });
 
+  it("never takes a cashier's or customer's name for the merchant", () => {
+    const cashier = extractReceiptFields(ocr(['Cashier:   ANNA LEE   12:30', 'Kedai Runcit Baru', 'TOTAL   12.00']));
+    expect(cashier.merchantName).toBe('Kedai Runcit Baru');
+    const customer = extractReceiptFields(ocr(['Served by   MARIA', 'Harbour View Bistro', 'TOTAL   12.00']));
+    expect(customer.merchantName).toBe('Harbour View Bistro');
+    const below = extractReceiptFields(ocr(['Kasieris:', 'JANIS OZOLS', 'SIA "Rits"', 'TOTAL   12.00']));
+    expect(below.merchantName).toBe('SIA "Rits"');
+    const joined = extractReceiptFields(ocr(['Cashier:', 'JOHN TAN', 'RITZ TRADING SDN BHD', 'TOTAL   12.00']));
+    expect(joined.merchantName).toBe('RITZ TRADING SDN BHD');
+  });
+
+  it('joins no line above a quoted name after its legal form', () => {
+    expect(extractReceiptFields(ocr(['VEIKALS LUMO', 'SIA "Lumo"', 'Rigas iela 4', 'TOTAL   12.00'])).merchantName).toBe('SIA "Lumo"');
+  });
+
+  it('reads a zero inside a word of letters as O, and leaves numbers alone', () => {
+    expect(cleanMerchant('K0PITIAM HARM0NY 2001')).toBe('KOPITIAM HARMONY 2001');
+    expect(cleanMerchant('Rest0ran Seri A10')).toBe('Restoran Seri A10');
+  });
+
   it('starts the header after the end of the previous slip at the top of a scan', () => {
     const r = extractReceiptFields(
       ocr([
