@@ -3,6 +3,7 @@
 // "RECEIPT") or a greeting — and cleaned of what OCR and the printer add around it (registration numbers, lost
 // spaces in legal forms).
 import type { Line } from './layout.ts';
+import { mendFromAddress } from './merchant-address.ts';
 import { fixTradeWords } from './trade-words.ts';
 import { ADDRESS, LEGAL_FORM, nameCandidates } from './vendor.ts';
 
@@ -185,5 +186,6 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
   // A receipt's header name is right about four times in five on the dev receipts (OCR misreads, brand or company
   // line): never in the >= 90 band partners read as right at least 97% of the time.
   const conf = Math.min(89, 35 + best.score * 5 + margin * 5) * (best.line.confidence / 100);
-  return { name: best.name, confidence: Math.max(5, Math.round(conf)), line: best.line };
+  const name = mendFromAddress(best.name, lines.map((l) => l.text).join('\n'));
+  return { name, confidence: Math.max(5, Math.round(conf)), line: best.line };
 }
