@@ -55,6 +55,10 @@ const DIGIT_INITIAL = /(?<![\p{L}\d.,&-]\s?)(?<![\p{L}\d])(?:13|\d)(?=\s?&\s?\p{
 
 /** A zero OCR read for the letter O inside a word of letters ("K0PITIAM", "Rest0ran"); numbers ("2001", "A10") stay. */
 const ZERO_IN_WORD = /(?<![\p{L}\d])(?=[\p{L}0]*\p{L}[\p{L}0]*\p{L})[\p{L}0]{3,}(?![\p{L}\d])/gu;
+/** A 5 or 8 OCR read for S or B between capitals inside a word of at least four letters ("ME5RA", "RI8BON"). */
+const DIGIT_IN_CAPS = /(?<![\p{L}\d])(?=(?:[\p{Lu}58]*\p{Lu}){4})\p{Lu}[\p{Lu}58]*\p{Lu}(?![\p{L}\d])/gu;
+/** A legal form A/S written before a quoted name is the Baltic AS ("A/S "…"" is AS "…"); after a name it is Danish. */
+const PREFIX_AS = /^\s*A\/S(?=\s?["“„«*])/;
 const zeroAsO = (word: string) => word.replace(/0/g, (_, i: number) => (/\p{Ll}/u.test(word[i - 1] ?? word[i + 1] ?? '') ? 'o' : 'O'));
 
 /** Undo OCR slips inside legal forms: "5dn Bhd" → "Sdn Bhd", "SDNBHD" and "PAPERSDN BHD" → "… SDN BHD". */
@@ -62,7 +66,12 @@ export function cleanMerchant(name: string): string {
   const cut = name.match(MID_REG_NUMBER);
   const own = cut && /\p{L}{2}/u.test(name.slice(0, cut.index)) ? name.slice(0, cut.index) : name;
   return (
-    fixTradeWords(cutAfterForm(own).replace(ZERO_IN_WORD, zeroAsO))
+    fixTradeWords(
+      cutAfterForm(own)
+        .replace(ZERO_IN_WORD, zeroAsO)
+        .replace(DIGIT_IN_CAPS, (w) => w.replace(/5/g, 'S').replace(/8/g, 'B'))
+        .replace(PREFIX_AS, 'AS'),
+    )
       .replace(DIGIT_INITIAL, (d) => DIGIT_AS_LETTER[d] ?? d)
       .replace(OWNED_BY, '')
       .replace(/\b5dn\b/gi, (m) => (m[1] === 'D' ? 'SDN' : 'Sdn'))

@@ -224,6 +224,13 @@ describe('receipt merchant', () => {
     expect(cleanMerchant('Rest0ran Seri A10')).toBe('Restoran Seri A10');
   });
 
+  it('reads 5 and 8 between capitals of a long word as S and B, and A/S before a quoted name as AS', () => {
+    expect(cleanMerchant('ME5RA RI8BON SDN BHD')).toBe('MESRA RIBBON SDN BHD');
+    expect(cleanMerchant('K8 HOTEL 5TAR')).toBe('K8 HOTEL 5TAR');
+    expect(cleanMerchant('A/S "Rigas Udens"')).toBe('AS "Rigas Udens"');
+    expect(cleanMerchant('NORDLYS A/S')).toBe('NORDLYS A/S');
+  });
+
   it('starts the header after the end of the previous slip at the top of a scan', () => {
     const r = extractReceiptFields(
       ocr([
