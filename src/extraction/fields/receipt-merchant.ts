@@ -10,9 +10,12 @@ import { ADDRESS, LEGAL_FORM, nameCandidates } from './vendor.ts';
 /** Document titles, greetings and slip furniture: never the merchant, even in capitals at the top. */
 const NOT_MERCHANT =
   /\b(tax invoice|invoice|receipt|cash bill|cash sale|official|simplified|thank|welcome|customer|copy|kvīts|kvits|čeks|ceks|rēķins|rekins|quittung|beleg|reçu|ticket|facture|bill no|order|table|member)\b/i;
-/** Labels of the people on a slip (cashier, server, customer): the name after one is a person's, not the shop's. */
+/**
+ * Labels of the people on a slip (cashier, server, customer, "Name:"): the name after one is a person's, not the
+ * shop's.
+ */
 const PERSON_ROLE =
-  '(?:cashier|kasieris|kasiere|served by|server|waiter|waitress|salesperson|sales person|staff|operator|attendant|customer|pircējs|pircejs|klients|member|kassierer|bedient von|caissier)';
+  '(?:cashier|kasieris|kasiere|served by|server|waiter|waitress|salesperson|sales person|staff|operator|attendant|customer|pircējs|pircejs|klients|member|kassierer|bedient von|caissier|attn|name(?=\\s*:)|nama(?=\\s*:))';
 const PERSON_LABEL = new RegExp(`\\b${PERSON_ROLE}\\s*[:#.-]?\\s*$`, 'i');
 /** A label with a name after it on one line ("Served by MARIA", "Cashier: ANNA"). */
 const PERSON_NAMED = new RegExp(`^\\s*${PERSON_ROLE}\\b\\s*[:#.-]?\\s*\\p{L}`, 'iu');

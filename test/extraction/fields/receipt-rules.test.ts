@@ -213,6 +213,8 @@ describe('receipt merchant', () => {
     expect(below.merchantName).toBe('SIA "Rits"');
     const joined = extractReceiptFields(ocr(['Cashier:', 'JOHN TAN', 'RITZ TRADING SDN BHD', 'TOTAL   12.00']));
     expect(joined.merchantName).toBe('RITZ TRADING SDN BHD');
+    const named = extractReceiptFields(ocr(['Name:   JOHN TAN   12:30', 'Lucky Star Kitchen', 'TOTAL   12.00']));
+    expect(named.merchantName).toBe('Lucky Star Kitchen');
   });
 
   it('joins no line above a quoted name after its legal form', () => {
