@@ -78,8 +78,11 @@ export function cleanMerchant(name: string): string {
       .replace(DIGIT_INITIAL, (d) => DIGIT_AS_LETTER[d] ?? d)
       .replace(OWNED_BY, '')
       .replace(/\b5dn\b/gi, (m) => (m[1] === 'D' ? 'SDN' : 'Sdn'))
-      // The word before BHD starting with S is SDN however OCR read it ("SLII BHD", "S0#. BHD"), except "SONS".
-      .replace(/(?<![\p{L}\d])[S5](?![Oo][Nn][Ss]\b)[^\s]{1,3}?\.?\s?(?=BHD\b)/giu, (m) => (/^sdn/i.test(m) ? m : /\p{Ll}/u.test(m.slice(1)) ? 'Sdn ' : 'SDN '))
+      // The word before BHD starting with S is SDN however OCR read it ("SLII BHD", "S0#. BHD", "S(.1: BHD"), except
+      // "SONS"; four marks after the S only when one is no letter.
+      .replace(/(?<![\p{L}\d])[S5](?![Oo][Nn][Ss]\b)(?:[^\s]{1,3}?|(?=\S{0,3}[^\p{L}\s])\S{4})\.?\s?(?=BHD\b)/giu, (m) =>
+        /^sdn/i.test(m) ? m : /\p{Ll}/u.test(m.slice(1)) ? 'Sdn ' : 'SDN ',
+      )
       // "SDN B H", "Sdn Bh d": BHD split or cut short by OCR.
       .replace(/\b(sdn\.?\s?)(b\s?h(?:\s?d)?)\b/gi, (_, sdn: string, bhd: string) => `${sdn}${bhd[0] === 'B' && bhd.at(-1) !== 'd' ? 'BHD' : 'Bhd'}`)
       .replace(/(?<=\S)(sdn\.?\s?bhd)/gi, ' $1')
@@ -90,6 +93,8 @@ export function cleanMerchant(name: string): string {
       // A bare number of three or four digits ends a name ("ZIEDS 2001", "AMPANG 210"); registration numbers are longer or marked.
       .replace(REG_NUMBER, (m) => (/^\s*\d{3,4}\s*$/.test(m) ? m : ''))
       .replace(/[\s,:;-]+$/, '')
+      // OCR specks around the name: a lone bar or mark, or a lone small letter, before or after it ("| NAME", "e Name i").
+      .replace(/^(?:[|!¦_~•·*]+|\p{Ll})\s+(?=\S{2})|(?<=\S{2})\s+(?:[|!¦_~•·*]+|\p{Ll})$/gu, '')
       .trim()
   );
 }

@@ -226,6 +226,14 @@ describe('receipt merchant', () => {
     expect(cleanMerchant('Rest0ran Seri A10')).toBe('Restoran Seri A10');
   });
 
+  it('drops OCR specks around a name and reads a garbled S-word before BHD with a mark in it as SDN', () => {
+    expect(cleanMerchant('| HILLVIEW FOODS SDN BHD')).toBe('HILLVIEW FOODS SDN BHD');
+    expect(cleanMerchant('e Kedai Runcit Baru i')).toBe('Kedai Runcit Baru');
+    expect(cleanMerchant('PLAN B')).toBe('PLAN B');
+    expect(cleanMerchant('SWIFT RAIL S(.1: BHD')).toBe('SWIFT RAIL SDN BHD');
+    expect(cleanMerchant('CORNER STORE BHD')).toBe('CORNER STORE BHD');
+  });
+
   it('reads 5 and 8 between capitals of a long word as S and B, and A/S before a quoted name as AS', () => {
     expect(cleanMerchant('ME5RA RI8BON SDN BHD')).toBe('MESRA RIBBON SDN BHD');
     expect(cleanMerchant('K8 HOTEL 5TAR')).toBe('K8 HOTEL 5TAR');
