@@ -21,11 +21,16 @@ function letters(name: string): { text: string; at: number[] } {
   return { text, at };
 }
 
-/** The one edit (a letter changed, put in, or taken out at `k`) that makes `name` the start of `word`, if any. */
+/**
+ * The one edit (a letter changed, put in, or taken out at `k`) that makes `name` the start of `word`, if any; with two
+ * letters of the name after it that the word spells too, so that a name is not bent into a longer word ("MIDVALE"
+ * is not "midvall…").
+ */
 function oneEdit(name: string, word: string): { k: number; op: 'change' | 'insert' | 'delete' } | null {
   if (word.startsWith(name)) return null;
   let k = 0;
   while (k < name.length && name[k] === word[k]) k++;
+  if (k + 2 >= name.length) return null;
   if (word.startsWith(name.slice(0, k) + word[k] + name.slice(k + 1))) return { k, op: 'change' };
   // Never a letter put before the name: addresses add prefixes of their own ("my", "e", "shop").
   if (k > 0 && word.startsWith(name.slice(0, k) + word[k] + name.slice(k))) return { k, op: 'insert' };

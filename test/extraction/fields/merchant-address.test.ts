@@ -21,6 +21,7 @@ describe('merchant name mended from its web or e-mail address', () => {
     expect(mendFromAddress('GOLDEN DRAGON', 'TEL 03-1234 5678')).toBe('GOLDEN DRAGON');
     expect(mendFromAddress('KEDAI', 'www.kedal.com.my')).toBe('KEDAI');
     expect(mendFromAddress('STORES', 'www.istores.com')).toBe('STORES');
+    expect(mendFromAddress('MIDVALE CAFE', 'www.midvalley.com.my')).toBe('MIDVALE CAFE');
   });
 
   it('mends the merchant of a receipt from the address at its foot', () => {
