@@ -68,7 +68,11 @@ function segments(line: Line, mode: 'invoice' | 'receipt'): string[] {
   const quoted = mode === 'receipt' ? text.match(PREFIX_FORM_NAME) : null;
   if (quoted) out.push(quoted[0]);
   for (const p of parts) {
-    const m = p.match(new RegExp(`^(.*?${LEGAL_FORM.source})(?:[\\s,].*)?$`, 'iu'));
+    // A receipt name may hold a trade word before its legal form ("THE STORE (MALAYSIA) SDN BHD (8199K)"): there the
+    // cut is at the last legal form before the number.
+    const lazy = p.match(new RegExp(`^(.*?${LEGAL_FORM.source})(?:[\\s,].*)?$`, 'iu'));
+    const greedy = mode === 'receipt' ? p.match(new RegExp(`^(.*${LEGAL_FORM.source})(?:[\\s,].*)?$`, 'iu')) : null;
+    const m = greedy && /\d/.test(p.slice(greedy[1]!.length)) ? greedy : lazy;
     if (m && m[1]!.length < p.length && /\d|capital|au |,/.test(p.slice(m[1]!.length))) out.push(m[1]!);
     out.push(p);
   }

@@ -189,6 +189,58 @@ describe('receipt merchant', () => {
     expect(r.merchantName).toBe('HILLSIDE HEALTHCARE SDN BHD');
   });
 
+  it('cuts a name with a trade word in it at its closing legal form, not at the trade word', () => {
+    const r = extractReceiptFields(
+      ocr(['THE CAFE (PENANG) SDN BHD (12345K)', '12 JALAN MERAH, 10300 PENANG', 'TOTAL   12.00', 'THANK YOU FOR VISITING THE CAFE']),
+    );
+    expect(r.merchantName).toBe('THE CAFE (PENANG) SDN BHD');
+  });
+
+  it('joins a name wrapped over three lines when each line goes on with the one above', () => {
+    const r = extractReceiptFields(ocr(['PINE LEAF HARDWARE', 'ENTERPRISE (BANDAR', 'UTAMA) SDN BHD', '822737-X', 'NO.17-G, JALAN INDAH', 'TOTAL   12.00']));
+    expect(r.merchantName).toBe('PINE LEAF HARDWARE ENTERPRISE (BANDAR UTAMA) SDN BHD');
+    // A shop name with a trade word of its own over a company line that does not go on from it stays out.
+    const shop = extractReceiptFields(ocr(['GOLDEN CAFE', 'MEGA FOODS SDN BHD', '822737-X', 'NO.17-G, JALAN INDAH', 'TOTAL   12.00']));
+    expect(shop.merchantName).toBe('MEGA FOODS SDN BHD');
+  });
+
+  it("never takes a cashier's or customer's name for the merchant", () => {
+    const cashier = extractReceiptFields(ocr(['Cashier:   ANNA LEE   12:30', 'Kedai Runcit Baru', 'TOTAL   12.00']));
+    expect(cashier.merchantName).toBe('Kedai Runcit Baru');
+    const customer = extractReceiptFields(ocr(['Served by   MARIA', 'Harbour View Bistro', 'TOTAL   12.00']));
+    expect(customer.merchantName).toBe('Harbour View Bistro');
+    const below = extractReceiptFields(ocr(['Kasieris:', 'JANIS OZOLS', 'SIA "Rits"', 'TOTAL   12.00']));
+    expect(below.merchantName).toBe('SIA "Rits"');
+    const joined = extractReceiptFields(ocr(['Cashier:', 'JOHN TAN', 'RITZ TRADING SDN BHD', 'TOTAL   12.00']));
+    expect(joined.merchantName).toBe('RITZ TRADING SDN BHD');
+    const named = extractReceiptFields(ocr(['Name:   JOHN TAN   12:30', 'Lucky Star Kitchen', 'TOTAL   12.00']));
+    expect(named.merchantName).toBe('Lucky Star Kitchen');
+  });
+
+  it('joins no line above a quoted name after its legal form', () => {
+    expect(extractReceiptFields(ocr(['VEIKALS LUMO', 'SIA "Lumo"', 'Rigas iela 4', 'TOTAL   12.00'])).merchantName).toBe('SIA "Lumo"');
+  });
+
+  it('reads a zero inside a word of letters as O, and leaves numbers alone', () => {
+    expect(cleanMerchant('K0PITIAM HARM0NY 2001')).toBe('KOPITIAM HARMONY 2001');
+    expect(cleanMerchant('Rest0ran Seri A10')).toBe('Restoran Seri A10');
+  });
+
+  it('drops OCR specks around a name and reads a garbled S-word before BHD with a mark in it as SDN', () => {
+    expect(cleanMerchant('| HILLVIEW FOODS SDN BHD')).toBe('HILLVIEW FOODS SDN BHD');
+    expect(cleanMerchant('e Kedai Runcit Baru i')).toBe('Kedai Runcit Baru');
+    expect(cleanMerchant('PLAN B')).toBe('PLAN B');
+    expect(cleanMerchant('SWIFT RAIL S(.1: BHD')).toBe('SWIFT RAIL SDN BHD');
+    expect(cleanMerchant('CORNER STORE BHD')).toBe('CORNER STORE BHD');
+  });
+
+  it('reads 5 and 8 between capitals of a long word as S and B, and A/S before a quoted name as AS', () => {
+    expect(cleanMerchant('ME5RA RI8BON SDN BHD')).toBe('MESRA RIBBON SDN BHD');
+    expect(cleanMerchant('K8 HOTEL 5TAR')).toBe('K8 HOTEL 5TAR');
+    expect(cleanMerchant('A/S "Rigas Udens"')).toBe('AS "Rigas Udens"');
+    expect(cleanMerchant('NORDLYS A/S')).toBe('NORDLYS A/S');
+  });
+
   it('starts the header after the end of the previous slip at the top of a scan', () => {
     const r = extractReceiptFields(
       ocr([
