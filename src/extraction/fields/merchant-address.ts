@@ -1,5 +1,5 @@
-// A merchant's name checked against its own web or e-mail address printed on the slip ("TIRES BOOKSTORES" beside
-// "timesbookstores@…"): one letter OCR misread, lost or added in the name is put back as the address spells it.
+// A merchant's name checked against its own web or e-mail address printed on the slip ("LANTERH PRINTWORKS" beside
+// "lanternprintworks@…"): one letter OCR misread, lost or added in the name is put back as the address spells it.
 import { stripAccents } from './dates.ts';
 
 /** A web or e-mail address: dotted words ending in a common top-level domain (OCR may have lost the "@"). */
@@ -40,7 +40,7 @@ function oneEdit(name: string, word: string): { k: number; op: 'change' | 'inser
 
 /**
  * The name with one letter mended from an address on the slip that starts with its letters but for that one
- * ("tiresbookstores" → "timesbookstores…"): its leading words, longest first, from its first or second word (an
+ * ("lanterhprintworks" → "lanternprintworks…"): its leading words, longest first, from its first or second word (an
  * address often spells a name without its legal form: SIA "…", "… SDN BHD"). Runs of fewer than 6 letters, or that
  * an address already spells, stay.
  */

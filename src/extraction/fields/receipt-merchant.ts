@@ -102,8 +102,8 @@ export function cleanMerchant(name: string): string {
 /** A name line above the legal entity: letters and spaces in capitals (or capitalised words), no address or title. */
 const NAME_LINE = /^(?:\(?(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)\)?)(?:\s+(?:\(?(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)\)?|&))*$/u;
 /**
- * A line that goes on with the name on the line above: it closes a bracket opened there ("ALAM) SDN BHD") or starts
- * with a word that ends names ("ENTERPRISE (SETIA", "& SONS").
+ * A line that goes on with the name on the line above: it closes a bracket opened there ("TIMUR) SDN BHD") or starts
+ * with a word that ends names ("ENTERPRISE (CAHAYA", "& SONS").
  */
 const CONTINUES = /^\s*(?:[^()]*\)|(?:&|ENTERPRISES?|TRADING|SDN\.?\s?BHD|BHD|S\/B|CO\.|COMPANY|LTD\.?|LIMITED)(?!\p{L}))/iu;
 
@@ -171,7 +171,7 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
     const own = cleanMerchant(c.name);
     const company = COMPANY_FORM.test(own);
     const legal = company || LEGAL_FORM.test(own);
-    // A legal entity continues the line above ("WESTERN EASTERN" over "STATIONERY SDN BHD"); one with words of its
+    // A legal entity continues the line above ("NORTHERN COAST" over "HARDWARE SDN BHD"); one with words of its
     // own only under a line of its own size (a brand line above a company, "GREEN LEAF" over "K&L FRESH FOODS SDN
     // BHD", is printed larger), and never one that names who runs the shop ("OWNED BY: …").
     const rest = own

@@ -68,7 +68,7 @@ function segments(line: Line, mode: 'invoice' | 'receipt'): string[] {
   const quoted = mode === 'receipt' ? text.match(PREFIX_FORM_NAME) : null;
   if (quoted) out.push(quoted[0]);
   for (const p of parts) {
-    // A receipt name may hold a trade word before its legal form ("THE STORE (MALAYSIA) SDN BHD (8199K)"): there the
+    // A receipt name may hold a trade word before its legal form ("THE MARKET (JOHOR) SDN BHD (123456-X)"): there the
     // cut is at the last legal form before the number.
     const lazy = p.match(new RegExp(`^(.*?${LEGAL_FORM.source})(?:[\\s,].*)?$`, 'iu'));
     const greedy = mode === 'receipt' ? p.match(new RegExp(`^(.*${LEGAL_FORM.source})(?:[\\s,].*)?$`, 'iu')) : null;
