@@ -104,6 +104,7 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
   const leftLimit = Math.min(...numeric.map((c) => c.x0));
   const anchor: Kind = cols.some((c) => c.kind === 'amount') ? 'amount' : 'unitPrice';
   let subtotalSeen = false;
+  const rowsBefore = rows.length;
   for (let i = start; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.page !== page) return false;
@@ -143,7 +144,11 @@ function readRows(doc: InvoiceDoc, start: number, page: number, cols: Column[], 
     // A negative row whose words stand in the description column, before any sub-total, is a discount line
     // ("Trade discount   -147.48"); after a sub-total a labelled line is the document's.
     const credit = !itemLike && total && total.value < 0 && !subtotalSeen && line.x < leftLimit;
-    if (!itemLike && amounts.length && !DOC_LEVEL.test(line.text) && !credit) {
+    // "To carry forward" under this page's rows: the table goes on over the page, below is the page's footer.
+    if (!itemLike && labels.includes('carriedForward') && rows.length > rowsBefore) return false;
+    // Only ids ("VAT id … GLN 5455351042981" in a footer): no totals line, whatever its label.
+    const money = amounts.some((a) => a.hasDecimals || Math.abs(a.value) < 1e7);
+    if (!itemLike && money && !DOC_LEVEL.test(line.text) && !credit) {
       if (labels.some((f) => ENDS.includes(f))) return true;
       subtotalSeen ||= labels.includes('subtotal');
       if (labels.some((f) => SKIPS.includes(f))) continue;

@@ -41,8 +41,11 @@ function source(node: Node): string {
   return alts.length === 1 ? alts[0]! : `(?:${alts.join('|')})`;
 }
 
-/** A regex matching any of the phrases (folded), never starting inside a word, preferring the longest. */
-export function trieRegex(phrases: string[], flags = 'g'): RegExp {
+/**
+ * A regex matching any of the phrases (folded), preferring the longest; never starting inside a word unless `inside`
+ * (for starts the caller chose, such as a capital inside a word OCR glued together).
+ */
+export function trieRegex(phrases: string[], flags = 'g', inside = false): RegExp {
   const root: Node = { next: new Map(), end: null };
   for (const p of phrases) {
     const { tokens: ts, guard } = tokens(p);
@@ -56,13 +59,23 @@ export function trieRegex(phrases: string[], flags = 'g'): RegExp {
     // Two spellings ending on the same node: the looser guard is enough.
     node.end = node.end === null ? guard : node.end.length <= guard.length ? node.end : guard;
   }
-  return new RegExp(`(?<!${WORD_CHAR})${source(root)}`, flags);
+  return new RegExp(`${inside ? '' : `(?<!${WORD_CHAR})`}${source(root)}`, flags);
 }
 
 /** Where a phrase may start: the first character of each word or symbol run (not inside a word). */
 export function wordStarts(folded: string): number[] {
   const out: number[] = [];
   for (const m of folded.matchAll(/(?<![a-z0-9ßøæœðþł])[^\s]/g)) out.push(m.index);
+  return out;
+}
+
+/**
+ * Where a word OCR glued together ("LineAmount", "UnitPrice") starts another: a capital after a small letter.
+ * Offsets of `text`, which are those of its folded form (see fold).
+ */
+export function gluedStarts(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(/(?<=\p{Ll})\p{Lu}(?=\p{Ll})/gu)) out.push(m.index);
   return out;
 }
 

@@ -7,7 +7,7 @@ import { fr } from './fr.ts';
 import { it } from './it.ts';
 import { nl } from './nl.ts';
 import { pt } from './pt.ts';
-import { canonical, trieRegex, wordStarts } from './phrase-regex.ts';
+import { canonical, gluedStarts, trieRegex, wordStarts } from './phrase-regex.ts';
 import type { ColumnVocabulary, LabelVocabulary, LangCode, LanguageData } from './types.ts';
 
 export const LANGUAGES: readonly LanguageData[] = [en, de, fr, es, it, nl, pt];
@@ -50,6 +50,8 @@ export interface Hit<F extends string> {
 /** Finds, left to right, the longest phrase at each position among all the given fields of all languages. */
 export class PhraseMatcher<F extends string> {
   private readonly re: RegExp;
+  /** The same phrases, tried where a glued word starts another inside it. */
+  private readonly reInside: RegExp;
   private readonly memo = new Map<string, Hit<F>[]>();
   /** Canonical phrase → every field it labels, with the languages that use it. */
   private readonly byKey = new Map<string, { field: F; langs: LangCode[]; weak: boolean }[]>();
@@ -69,6 +71,7 @@ export class PhraseMatcher<F extends string> {
       this.byKey.set(k, list);
     }
     this.re = trieRegex([...phrases], 'y');
+    this.reInside = trieRegex([...phrases], 'y', true);
   }
 
   /** Every label in a text, left to right; words that label several fields (French "net à payer") give one hit each. */
@@ -78,11 +81,14 @@ export class PhraseMatcher<F extends string> {
     const out: Hit<F>[] = [];
     const folded = fold(text);
     let after = 0;
-    // Tried only where a word starts (sticky regex), not at every character.
-    for (const at of wordStarts(folded)) {
+    // Tried only where a word starts (sticky regex), not at every character; and where OCR glued two words.
+    const glued = new Set(gluedStarts(text));
+    const starts = glued.size ? [...wordStarts(folded), ...glued].sort((a, b) => a - b) : wordStarts(folded);
+    for (const at of starts) {
       if (at < after) continue;
-      this.re.lastIndex = at;
-      const m = this.re.exec(folded);
+      const re = glued.has(at) ? this.reInside : this.re;
+      re.lastIndex = at;
+      const m = re.exec(folded);
       if (!m?.[0]) continue;
       const end = at + m[0].replace(/[\s:]+$/, '').length;
       for (const info of this.byKey.get(canonical(m[0])) ?? []) out.push({ ...info, start: at, end });

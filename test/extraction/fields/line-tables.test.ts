@@ -57,8 +57,41 @@ describe('line tables by geometry', () => {
   });
 });
 
+describe('tables over several pages', () => {
+  it('goes on after "to carry forward", past a footer that names the VAT id beside long ids', () => {
+    const first = page([
+      'Harbour Supplies Ltd',
+      'Invoice No. 7781',
+      '',
+      'Description                      Qty   Price    Amount',
+      'Dish rack                        2     12.00    24.00',
+      'Table linen laundering           10    2.50     25.00',
+      ['Carried forward   49.00', 300],
+      '',
+      'Harbour Supplies Ltd · VAT IE1234567T · GLN 5412345678908',
+    ]);
+    const second = page(
+      [
+        'Harbour Supplies Ltd   Invoice 7781 (continued)',
+        'Description                      Qty   Price    Amount',
+        ['Brought forward   49.00', 300],
+        'Paper napkins, 3000 ct           1     31.00    31.00',
+        '',
+        ['Total   80.00', 300],
+      ],
+      { page: 2 },
+    );
+    const items = extractInvoiceFields([first, second])[0]!.lineItems;
+    expect(items.map((l) => [l.description, l.total])).toEqual([
+      ['Dish rack', 24],
+      ['Table linen laundering', 25],
+      ['Paper napkins, 3000 ct', 31],
+    ]);
+  });
+});
+
 describe('header-less till lines', () => {
-  it('reads "name   amount", a name over "qty unit x price   amount", and "2 x name   amount" above the total', () => {
+  it('reads "name   amount", a name over "qty unit x price   amount" (OCR may glue the x), and "2 x name   amount"', () => {
     const items = rows([
       'Doyle Beverages',
       'VAT Invoice',
@@ -70,7 +103,7 @@ describe('header-less till lines', () => {
       'Extra virgin olive oil 5 l   52.90 A',
       '2 x Espresso   5.00',
       'Sparkling water 24 x 0.5 l',
-      '  3 case x 11.00   33.00 A',
+      '  3 case x11.00   33.00 A',
       '------------------',
       'Invoice Total   117.48',
       'Card   117.48',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectLanguages, LANGUAGES } from '../../../src/extraction/lang/index.ts';
-import { fold, labelMatcher } from '../../../src/extraction/lang/vocab.ts';
+import { columnMatcher, fold, labelMatcher } from '../../../src/extraction/lang/vocab.ts';
 
 const labels = (s: string) =>
   labelMatcher()
@@ -44,6 +44,18 @@ describe('label matcher', () => {
   it('never matches inside a word', () => {
     expect(labels('Lieferdatum 05.06.2018')).toEqual([['deliveryDate', 'Lieferdatum']]);
     expect(labels('Subtotale')).toEqual([['subtotal', 'Subtotale']]);
+    expect(labels('Bestandsrechnung')).toEqual([]);
+  });
+
+  it('finds a label OCR glued to the word before it, where a capital starts it inside the word', () => {
+    const columns = (s: string) =>
+      columnMatcher()
+        .find(s)
+        .map((h) => [h.field, s.slice(h.start, h.end)]);
+    expect(columns('LineAmount')).toEqual([['amount', 'Amount']]);
+    expect(labels('KundeRechnungsdatum 05.06.2018')).toEqual([['invoiceDate', 'Rechnungsdatum']]);
+    // Not where a word merely holds the letters in small type.
+    expect(columns('Paramount')).toEqual([]);
   });
 });
 
