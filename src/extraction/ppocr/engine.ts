@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { orientedSize, sharpInput, type OcrEngine, type OcrInput } from '../ocr.ts';
+import { DEFAULT_PREPROCESS, orientedSize, sharpInput, type OcrEngine, type OcrInput } from '../ocr.ts';
 import { UnreadableDocumentError } from '../types.ts';
 import type { Word } from '../types.ts';
 import { detectSegments, type RotatedRect } from './detect.ts';
@@ -89,13 +89,13 @@ export async function createPpOcrEngine(options: PpOcrOptions = {}): Promise<Ocr
   return {
     name: 'ppocr',
     maxInputSide: SOURCE_MAX_SIDE,
-    async recognizeImage(input) {
+    async recognizeImage(input, opts) {
       const t0 = performance.now();
       const lap = stageClock();
       const { src, width, height } = await decode(input);
       lap.stage('decode');
       const rects = await detect(ort, det, runDet, src, detMax, lap);
-      const read = await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }, lap);
+      const read = await recognise(ort, rec, runRec, src, rects, { dictionary, allowed, lexicon }, opts?.recAspect ?? DEFAULT_PREPROCESS.recAspect, lap);
       const angle = dominantAngle(rects);
       const words = deskewWords(read, angle, src.width, src.height);
       lap.stage('deskew');
@@ -178,9 +178,18 @@ interface Vocabulary {
   lexicon: Lexicon;
 }
 
-async function recognise(ort: Ort, session: Session, run: Run, src: RgbImage, rects: RotatedRect[], vocabulary: Vocabulary, lap: StageClock): Promise<Word[]> {
+async function recognise(
+  ort: Ort,
+  session: Session,
+  run: Run,
+  src: RgbImage,
+  rects: RotatedRect[],
+  vocabulary: Vocabulary,
+  aspect: number,
+  lap: StageClock,
+): Promise<Word[]> {
   const { dictionary, allowed, lexicon } = vocabulary;
-  const crops = rects.map((r) => cropSegment(src, r));
+  const crops = rects.map((r) => cropSegment(src, r, aspect));
   lap.stage('crop');
   const order = crops.map((_, i) => i).sort((a, b) => crops[a]!.width - crops[b]!.width);
   const words: Word[][] = new Array(crops.length);

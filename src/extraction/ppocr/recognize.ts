@@ -28,14 +28,11 @@ export interface LineCrop {
 }
 
 /**
- * Crops are sampled 0.8 times as wide as the segment's proportions: the unclipped segment leaves margins above and
- * below the text, and the squeezed line reads better (dev receipts, even half: totals 60 -> 62 of 63, merchant
- * unchanged; 0.7 and 0.9 read worse) and costs a fifth less recognition.
+ * Bilinear sample of the segment's rectangle into a REC_HEIGHT-high crop (supersampled k×k when the text is k times
+ * larger), `aspect` times as wide as the segment's proportions (see PreprocessOptions.recAspect).
  */
-const REC_ASPECT = 0.8;
-/** Bilinear sample of the segment's rectangle into a REC_HEIGHT-high crop (supersampled k×k when the text is k times larger). */
-export function cropSegment(src: RgbImage, rect: RotatedRect): LineCrop {
-  const width = Math.max(STEP, Math.min(MAX_REC_WIDTH, Math.round((REC_ASPECT * REC_HEIGHT * rect.w) / Math.max(1, rect.h))));
+export function cropSegment(src: RgbImage, rect: RotatedRect, aspect = 1): LineCrop {
+  const width = Math.max(STEP, Math.min(MAX_REC_WIDTH, Math.round((aspect * REC_HEIGHT * rect.w) / Math.max(1, rect.h))));
   const pixels = new Uint8Array(width * REC_HEIGHT * 3);
   const c = Math.cos(rect.angle);
   const s = Math.sin(rect.angle);
