@@ -132,12 +132,25 @@ export function latinClasses(dictionary: readonly string[]): Uint8Array {
   return allowed;
 }
 
+/** The allowed classes but the blank, as a list: a Latin page's ~300 of the dictionary's 6,600 are all a step reads. */
+const allowedLists = new WeakMap<Uint8Array, Int32Array>();
+function classList(classes: number, allowed?: Uint8Array): Int32Array {
+  if (!allowed) return Int32Array.from({ length: classes - 1 }, (_, i) => i + 1);
+  let list = allowedLists.get(allowed);
+  if (!list) {
+    list = Int32Array.from(Array.from(allowed).flatMap((ok, c) => (ok && c > 0 ? [c] : [])));
+    allowedLists.set(allowed, list);
+  }
+  return list;
+}
+
 /**
  * Greedy CTC decoding of one crop's output rows (`steps` × `classes`): characters with their time step. With
  * `allowed`, each step's best class is chosen among the allowed ones only.
  */
 export function ctcDecode(out: Float32Array, offset: number, steps: number, classes: number, dictionary: readonly string[], allowed?: Uint8Array): Char[] {
   const chars: Char[] = [];
+  const list = classList(classes, allowed);
   // PaddleOCR's dictionary ends with the space (use_space_char): its class is the last.
   const spaceClass = dictionary[classes - 2] === ' ' ? classes - 1 : -1;
   let prev = -1;
@@ -146,9 +159,10 @@ export function ctcDecode(out: Float32Array, offset: number, steps: number, clas
     const row = offset + t * classes;
     let best = 0;
     let bestP = out[row]!;
-    for (let c = 1; c < classes; c++) {
+    for (let k = 0; k < list.length; k++) {
+      const c = list[k]!;
       const p = out[row + c]!;
-      if (p > bestP && (!allowed || allowed[c])) {
+      if (p > bestP) {
         bestP = p;
         best = c;
       }
@@ -159,7 +173,7 @@ export function ctcDecode(out: Float32Array, offset: number, steps: number, clas
         step: t,
         prob: bestP,
         space: chars.length ? space : 0,
-        alts: alternatives(out, row, classes, best, dictionary, allowed),
+        alts: alternatives(out, row, list, best, dictionary),
       });
       space = 0;
     } else if (spaceClass > 0 && best !== spaceClass) space = Math.max(space, out[row + spaceClass]!);
@@ -171,12 +185,13 @@ export function ctcDecode(out: Float32Array, offset: number, steps: number, clas
 /** Below this probability a class is no alternative reading. */
 const MIN_ALTERNATIVE = 0.01;
 
-/** The three most likely characters of a step besides `best` and the blank. */
-function alternatives(out: Float32Array, row: number, classes: number, best: number, dictionary: readonly string[], allowed?: Uint8Array): Alternative[] {
+/** The three most likely characters of a step besides `best` and the blank, among the classes of `list`. */
+function alternatives(out: Float32Array, row: number, list: Int32Array, best: number, dictionary: readonly string[]): Alternative[] {
   const top: Alternative[] = [];
-  for (let c = 1; c < classes; c++) {
+  for (let k = 0; k < list.length; k++) {
+    const c = list[k]!;
     const p = out[row + c]!;
-    if (p < MIN_ALTERNATIVE || c === best || (allowed && !allowed[c]) || (top.length === 3 && p <= top[2]!.p)) continue;
+    if (p < MIN_ALTERNATIVE || c === best || (top.length === 3 && p <= top[2]!.p)) continue;
     top.push({ ch: dictionary[c - 1] ?? '', p });
     top.sort((a, b) => b.p - a.p);
     if (top.length > 3) top.pop();

@@ -1,6 +1,6 @@
 // PP-OCR on an invoice's small print as a 150 dpi scan hands it over: 10 pt serif lines, slightly blurred, JPEG.
-// Recognition crops keep the segment's proportions by default; squeezed to 0.8 (what receipts use) such print runs
-// together and loses letters ("Mrlot", "23-12-018").
+// Recognition crops keep nearly the segment's proportions by default; squeezed to 0.8 (what receipts use) such
+// print runs together and loses letters ("Mrlot", "23-12-018").
 
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('PP-OCR small print', () => {
-  it('reads 10 pt serif lines of a scan letter for letter with the default crop proportions', { timeout: 60_000 }, async () => {
+  it('reads 10 pt serif lines of a scan letter for letter with the default crop width', { timeout: 60_000 }, async () => {
     const { words } = await engine.recognizeImage(await smallPrint());
     // Letters and digits as printed; where a space after a comma falls is the word-break rules' business.
     const squash = (s: string) => s.replace(/\s+/g, '');
