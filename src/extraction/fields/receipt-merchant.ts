@@ -4,7 +4,7 @@
 // spaces in legal forms).
 import type { Line } from './layout.ts';
 import { mendFromAddress } from './merchant-address.ts';
-import { fixTradeWords } from './trade-words.ts';
+import { fixTradeWords, isTradeWord } from './trade-words.ts';
 import { ADDRESS, LEGAL_FORM, nameCandidates } from './vendor.ts';
 
 /** Document titles, greetings and slip furniture: never the merchant, even in capitals at the top. */
@@ -31,6 +31,8 @@ function afterPersonLabel(name: string, line: Line, lines: Line[]): boolean {
 /** A company registration number printed after the name: "(728384-M)", "(1248717-W)", "Co. Reg. 21003B-K". */
 const REG_NUMBER = /\s*[([]?\s*(?:co\.?\s*)?(?:reg(?:istration)?\.?\s*(?:no\.?)?\s*:?\s*)?\d{3,}[\dA-Z]*(?:-[A-Z0-9]{1,2})?\s*[)\]]?\s*$/i;
 
+/** A branch or till number before the name ("#000417 NAME SDN BHD"). */
+const BRANCH_NUMBER = /^\s*#\d+\s+(?=\p{L})/u;
 /** "OWNED BY:", "OPERATED BY" before the company that runs a brand's outlet. */
 const OWNED_BY = /^\s*\(?\s*(?:own(?:ed)?|operated|managed)\s+by\s*:?\s*/i;
 /** A registration number with more after it ("… SB (306295-X) FKA …"): the name ends before it. */
@@ -62,6 +64,10 @@ const ZERO_IN_WORD = /(?<![\p{L}\d])(?=[\p{L}0]*\p{L}[\p{L}0]*\p{L})[\p{L}0]{3,}
 const DIGIT_IN_CAPS = /(?<![\p{L}\d])(?=(?:[\p{Lu}58]*\p{Lu}){4})\p{Lu}[\p{Lu}58]*\p{Lu}(?![\p{L}\d])/gu;
 /** A legal form A/S written before a quoted name is the Baltic AS ("A/S "…"" is AS "…"); after a name it is Danish. */
 const PREFIX_AS = /^\s*A\/S(?=\s?["“„«*])/;
+/** A capital and a zero as a word ("KOALA C0. (M) BHD", "N0"): the zero is an O. */
+const ZERO_AFTER_INITIAL = /(?<![\p{L}\d])(\p{Lu})0(?![\p{L}\d])/gu;
+/** A one OCR read for I before three capitals or more ("1MAGE"); an ordinal ("1ST") stays. */
+const ONE_AS_I = /(?<![\p{L}\d])1(?!ST|ND|RD|TH)(?=\p{Lu}{3,}(?![\p{L}\d]))/gu;
 const zeroAsO = (word: string) => word.replace(/0/g, (_, i: number) => (/\p{Ll}/u.test(word[i - 1] ?? word[i + 1] ?? '') ? 'o' : 'O'));
 
 /** Undo OCR slips inside legal forms: "5dn Bhd" → "Sdn Bhd", "SDNBHD" and "PAPERSDN BHD" → "… SDN BHD". */
@@ -72,11 +78,14 @@ export function cleanMerchant(name: string): string {
     fixTradeWords(
       cutAfterForm(own)
         .replace(ZERO_IN_WORD, zeroAsO)
+        .replace(ZERO_AFTER_INITIAL, '$1O')
+        .replace(ONE_AS_I, 'I')
         .replace(DIGIT_IN_CAPS, (w) => w.replace(/5/g, 'S').replace(/8/g, 'B'))
         .replace(PREFIX_AS, 'AS'),
     )
       .replace(DIGIT_INITIAL, (d) => DIGIT_AS_LETTER[d] ?? d)
       .replace(OWNED_BY, '')
+      .replace(BRANCH_NUMBER, '')
       .replace(/\b5dn\b/gi, (m) => (m[1] === 'D' ? 'SDN' : 'Sdn'))
       // The word before BHD starting with S is SDN however OCR read it ("SLII BHD", "S0#. BHD", "S(.1: BHD"), except
       // "SONS"; four marks after the S only when one is no letter.
@@ -107,6 +116,9 @@ const NAME_LINE = /^(?:\(?(?:[\p{Lu}\d&'.-]+|\p{Lu}[\p{Ll}'.-]+)\)?)(?:\s+(?:\(?
  */
 const CONTINUES = /^\s*(?:[^()]*\)|(?:&|ENTERPRISES?|TRADING|SDN\.?\s?BHD|BHD|S\/B|CO\.|COMPANY|LTD\.?|LIMITED)(?!\p{L}))/iu;
 
+/** A line that stops mid-name: after "&", "AND", "OF" or inside a bracket it opened. */
+const OPEN_END = /(?:&|\b(?:and|of|dan))\s*$|\([^)]*$/iu;
+
 const lineAbove = (line: Line, lines: Line[]) => lines.filter((l) => l.page === line.page && l.index < line.index).at(-1);
 
 /**
@@ -127,6 +139,17 @@ export function nameAbove(line: Line, lines: Line[], formOnly = false, maxRatio 
   if ((LEGAL_FORM.test(text) && !formOnly && !CONTINUES.test(line.text)) || NOT_MERCHANT.test(text) || ADDRESS.test(text)) return null;
   if (afterPersonLabel(above.text, above, lines) || PERSON_NAMED.test(text)) return null;
   return text;
+}
+
+/** The line under a name that stops mid-way, when it is a name's end: as tall (±20%), close, letters, no address. */
+function nameBelow(line: Line, lines: Line[]): string | null {
+  const below = lines.find((l) => l.page === line.page && l.index > line.index);
+  if (!below) return null;
+  const text = clean(below.text);
+  const ratio = below.height / line.height;
+  if (ratio < 0.8 || ratio > 1.2 || below.y - (line.y + line.height) > line.height) return null;
+  if (text.replace(/[^\p{L}]/gu, '').length < 3 || /\d{3,}/.test(text) || !NAME_LINE.test(text) || text.split(' ').length > 5) return null;
+  return NOT_MERCHANT.test(text) || ADDRESS.test(text) || PERSON_NAMED.test(text) ? null : text;
 }
 
 /** The lines above a legal entity that its name began on: one, or two when the upper of them goes on from a third. */
@@ -180,9 +203,16 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
       .trim();
     const words = rest.split(/\s+/).filter(Boolean).length;
     // A quoted name after its legal form (SIA "…") is whole: it goes on from no line above.
-    const joins = legal && startsLine(c.name, c.line) && !OWNED_BY.test(c.line.text) && !QUOTED_AFTER_FORM.test(own);
+    // With two words or more of its own, at least one a name's (not a trade word), the entity is a whole name; a
+    // line above it joins only where the name visibly wraps ("… ENTERPRISE (KOTA" over "BARU) SDN BHD").
+    const above = lineAbove(c.line, lines);
+    const generic = rest.split(/\s+/).every((w) => !w || isTradeWord(w));
+    const wraps = words <= 1 || generic || CONTINUES.test(c.line.text) || (above !== undefined && OPEN_END.test(above.text));
+    const joins = legal && wraps && startsLine(c.name, c.line) && !OWNED_BY.test(c.line.text) && !QUOTED_AFTER_FORM.test(own);
     const first = joins ? firstLines(c.line, lines, words === 0, words <= 1 ? 1.2 : 1.1) : null;
-    const name = first ? `${first} ${own}` : own;
+    // A name that stops mid-way ("GARDEN HOME TOOLS &") goes on on the line below.
+    const rest2 = !first && OPEN_END.test(own) ? nameBelow(c.line, lines) : null;
+    const name = first ? `${first} ${own}` : rest2 ? `${own} ${rest2}` : own;
     let score = c.score;
     if (legal) score += 2;
     // The company that runs the shop over a trade name above it ("GREEN LEAF PHARMACY" / "… HEALTHCARE SDN BHD").

@@ -50,6 +50,7 @@ const TRADE_WORDS = [
   'MERCHANDISE',
   'MINIMARKET',
   'MOTORS',
+  'OFFICE',
   'OPTICAL',
   'PACKAGING',
   'PHARMACY',
@@ -101,6 +102,12 @@ function tradeWord(word: string): string | null {
   const near = TRADE_WORDS.filter((w) => distance(up, w, max) <= max);
   return near.length === 1 ? near[0]! : null;
 }
+
+/** A word of trade (or its plural): generic, so a name made only of such words began before them. */
+export const isTradeWord = (word: string): boolean => {
+  const up = word.toUpperCase();
+  return TRADE_WORDS.includes(up) || (up.endsWith('S') && TRADE_WORDS.includes(up.slice(0, -1)));
+};
 
 /** Each word of a name that OCR read a letter or two off a trade word, put back in the name's own case. */
 export function fixTradeWords(name: string): string {

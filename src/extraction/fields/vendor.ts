@@ -63,7 +63,9 @@ function segments(line: Line, mode: 'invoice' | 'receipt'): string[] {
   const read = line.confidence < 100 ? fixNameOcr(line.text) : line.text;
   const text = mode === 'receipt' ? read.replace(TAX_ID_TAIL, '') : read;
   const whole = mode === 'receipt' && !/\d/.test(text);
-  const parts = whole ? [text.replace(/\s{3,}/g, ' ')] : text.split(/\s{3,}|\s[·•|]\s|\s[-–]\s(?=\S)/);
+  // A receipt's "&" never starts a name: it joins the initial OCR set apart from it ("3   & KAY NOODLE CAFE").
+  const split = mode === 'receipt' ? /\s{3,}(?!&)|\s[·•|]\s|\s[-–]\s(?=\S)/ : /\s{3,}|\s[·•|]\s|\s[-–]\s(?=\S)/;
+  const parts = whole ? [text.replace(/\s{3,}/g, ' ')] : text.split(split);
   const out: string[] = [];
   const quoted = mode === 'receipt' ? text.match(PREFIX_FORM_NAME) : null;
   if (quoted) out.push(quoted[0]);
@@ -85,6 +87,9 @@ const norm = (s: string) =>
     .replace(/[^a-z0-9]+/g, '');
 
 /** Scores candidate names on the first page; `mode` receipt favours the very first lines. */
+/** A bracketed registration number ("(555123-K)") anywhere, a branch or till number ("#000417") before the name. */
+const RECEIPT_IDS = /\s*[([]\s*\d{4,}\s*-?\s*[A-Z0-9]{0,2}\s*[)\]]\s*|^\s*#\d+\s+(?=\p{L})/giu;
+
 export function nameCandidates(lines: Line[], mode: 'invoice' | 'receipt'): NameCandidate[] {
   const first = lines.filter((l) => l.page === lines[0]?.page);
   if (!first.length) return [];
@@ -108,8 +113,11 @@ export function nameCandidates(lines: Line[], mode: 'invoice' | 'receipt'): Name
     if (mode === 'receipt' && i > 8) return;
     if (mode === 'invoice' && rel > 0.4 && !LEGAL_FORM.test(line.text)) return;
     for (const name of segments(line, mode)) {
-      const letters = name.replace(/[^A-Za-zÀ-ž]/g, '').length;
-      if (letters < 2 || letters / name.length < 0.5) continue;
+      // A receipt's name line may carry the company's registration number or the till's branch number
+      // ("#000417 NAME (M) Sdn Bhd (123456-X)"): they are no part of the name's letters or digits.
+      const core = mode === 'receipt' ? name.replace(RECEIPT_IDS, ' ').trim() : name;
+      const letters = core.replace(/[^A-Za-zÀ-ž]/g, '').length;
+      if (letters < 2 || letters / core.length < 0.5) continue;
       let s = 0;
       const quotedName = mode === 'receipt' && PREFIX_FORM_NAME.test(name);
       const idx = line.text.indexOf(name);
@@ -128,7 +136,7 @@ export function nameCandidates(lines: Line[], mode: 'invoice' | 'receipt'): Name
       const tokens = name.split(/\s+/);
       if (letters < 4 || tokens.filter((t) => t.length <= 1).length * 2 > tokens.length) s -= 2;
       if (/:/.test(name)) s -= 2;
-      if (ADDRESS.test(name) || (/\d{3,}/.test(name) && !quotedName)) s -= 3;
+      if (ADDRESS.test(name) || (/\d{3,}/.test(core) && !quotedName)) s -= 3;
       if (/@|\.(com|de|fr|lv|my|net|org)\b/i.test(name)) s -= 4;
       if (line.height > medH * 1.3) s += 1;
       const n = norm(name);

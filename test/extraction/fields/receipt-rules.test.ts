@@ -140,9 +140,32 @@ describe('receipt merchant', () => {
     expect(title.merchantName).toBe('STATIONERY SDN BHD');
   });
 
+  it('keeps a whole legal name apart from a brand line above it, and joins a name that visibly wraps', () => {
+    const brand = extractReceiptFields(ocr(["Rosie's Grill & Bar CITY", 'K.L.M Dining Sdn Bhd (123456-P)', 'Tel:03-5550 1234', 'TOTAL   12.00']));
+    expect(brand.merchantName).toBe('K.L.M Dining Sdn Bhd');
+    const open = extractReceiptFields(ocr(['GARDEN HOME TOOLS &', 'LIGHTING', 'NO.12, JALAN BESAR', 'TOTAL   12.00']));
+    expect(open.merchantName).toBe('GARDEN HOME TOOLS & LIGHTING');
+  });
+
+  it('reads a name past a till number before it and a registration number after it', () => {
+    const r = extractReceiptFields(ocr(['40912233', '#000417 MAPLE (M) Sdn Bhd', 'COMPANY NO(777001-A)', 'SUNRISE MART, CITY MALL', 'TOTAL   12.00']));
+    expect(r.merchantName).toBe('MAPLE (M) Sdn Bhd');
+    const reg = extractReceiptFields(ocr(['KOALA C0. (M) BHD. (555123-K)', '3 FLOOR, KOALA TAMAN JAYA SC', 'TOTAL   12.00']));
+    expect(reg.merchantName).toBe('KOALA CO. (M) BHD.');
+  });
+
   it('does not reject an upper-case store name holding a word like TOTAL', () => {
     const r = extractReceiptFields(ocr(['AIRE TOTAL KENITRA', 'AUTOROUTE RABAT MEKNES', '15000 KHEMISSET', 'CAFE CREME   12.00   2   24.00', 'TOTAL   24.00']));
     expect(r.merchantName).toBe('AIRE TOTAL KENITRA');
+  });
+
+  it('reads OCR digits for the letters they stand for in a name, ordinals and numbers left alone', () => {
+    expect(cleanMerchant('CITY 1MAGE SDN BHD')).toBe('CITY IMAGE SDN BHD');
+    expect(cleanMerchant('1ST AVENUE SDN BHD')).toBe('1ST AVENUE SDN BHD');
+    expect(cleanMerchant('KOALA C0. (M) BHD.')).toBe('KOALA CO. (M) BHD.');
+    expect(cleanMerchant('SHOP 2001 A10')).toBe('SHOP 2001 A10');
+    // An initial OCR set apart from the "&" after it.
+    expect(extractReceiptFields(ocr(['3   & KAY NOODLE CAFE', '(009988776-Q)', 'TOTAL   12.00'])).merchantName).toBe('B & KAY NOODLE CAFE');
   });
 
   it("puts back trade words OCR misread, in the name's own case, and leaves other words and plurals alone", () => {
