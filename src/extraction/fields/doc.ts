@@ -24,10 +24,23 @@ export interface InvoiceDoc {
   lineHeight: number;
 }
 
+/** OCR reads a German ß as B ("GroBhandel", "StrauB"): a capital B after a small letter, inside or ending a word. */
+const ESZETT_READ_AS_B = /(?<=\p{Ll})B(?![\p{Lu}\d])/u;
+
+/** The lines of OCR'd pages with each ß read as B put back (same length: offsets and boxes stay). */
+function eszettBack(lines: Line[], pages: PageText[]): Line[] {
+  const ocr = new Set(pages.filter((p) => p.source === 'ocr').map((p) => p.page));
+  const fix = (s: string) => s.replace(new RegExp(ESZETT_READ_AS_B.source, 'gu'), 'ß');
+  return lines.map((l) =>
+    ocr.has(l.page) && ESZETT_READ_AS_B.test(l.text) ? { ...l, text: fix(l.text), words: l.words.map((w) => ({ ...w, text: fix(w.text) })) } : l,
+  );
+}
+
 export function readDoc(pages: PageText[]): InvoiceDoc {
-  const lines = documentLines(pages);
+  const read = documentLines(pages);
+  const { langs } = detectLanguages(read.map((l) => l.text).join('\n'));
+  const lines = langs.includes('de') ? eszettBack(read, pages) : read;
   const text = lines.map((l) => l.text).join('\n');
-  const { langs } = detectLanguages(text);
   const primary = languageData(langs[0]!);
   const labels = labelMatcher();
   const columns = columnMatcher();

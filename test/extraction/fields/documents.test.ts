@@ -140,6 +140,16 @@ describe('extractInvoiceFields', () => {
   });
 });
 
+describe('OCR slips in German', () => {
+  const lines = ['GroBmarkt StrauB GmbH', 'Hafenstraße 4, 20457 Hamburg', 'Rechnung Nr. 2024-118', 'Rechnungsdatum: 05.06.2024', 'Gesamtbetrag   59,50 EUR'];
+  it('reads ß where OCR read B after a small letter, on scanned German pages only', () => {
+    expect(extractInvoiceFields([page(lines, { source: 'ocr' })])[0]!.vendorName).toBe('Großmarkt Strauß GmbH');
+    expect(extractInvoiceFields([page(lines)])[0]!.vendorName).toBe('GroBmarkt StrauB GmbH');
+    const english = ['WebBuilders Ltd', '4 Harbour Road, Leeds', 'Invoice No. 2024-118', 'Invoice date: 05/06/2024', 'Total   59.50 GBP'];
+    expect(extractInvoiceFields([page(english, { source: 'ocr' })])[0]!.vendorName).toBe('WebBuilders Ltd');
+  });
+});
+
 describe('extractReceiptFields', () => {
   it('reads a noisy OCR till receipt', () => {
     const r = extractReceiptFields([
