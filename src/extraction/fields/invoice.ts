@@ -3,7 +3,10 @@ import type { ExtractedInvoiceFields, PageText } from '../types.ts';
 import { amountConfidences, amountsProblem } from './confidence.ts';
 import { detectCurrency } from './currency.ts';
 import { readDoc } from './doc.ts';
+import type { InvoiceDoc } from './doc.ts';
+import type { Line } from './layout.ts';
 import { extractLineItems } from './line-items.ts';
+import { idAsPrinted } from './numbers.ts';
 import { addDays, paymentTermDays } from './payment-terms.ts';
 import { splitInvoicePages } from './split.ts';
 import { chooseTotals } from './totals.ts';
@@ -50,7 +53,7 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   const problem = amountsProblem(t, (n) => n.toFixed(2));
   const fields = {
     vendorName: vendor.name,
-    invoiceNumber: number?.value ?? null,
+    invoiceNumber: number ? (fromOcr(doc, number.line) ? idAsPrinted(number.value) : number.value) : null,
     invoiceDate: dates.invoice?.value ?? null,
     dueDate: dates.due?.value ?? termDue,
     subtotal: t.subtotal?.value ?? null,
@@ -66,6 +69,9 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   // Where each value was read: the candidates chosen above (a due date from payment terms has none).
   return { ...fields, evidence: invoiceEvidence(doc, { vendor, number, invoiceDate: dates.invoice, dueDate: dates.due, totals: t }, fields) };
 }
+
+/** The line was read by OCR (a scan or photo), not from a text layer. */
+const fromOcr = (doc: InvoiceDoc, line: Line) => doc.pages.find((p) => p.page === line.page)?.source === 'ocr';
 
 /** All invoices in a document: a multi-vendor PDF yields one record per invoice. */
 export function extractInvoiceFields(pages: PageText[]): ExtractedInvoiceFields[] {

@@ -20,6 +20,18 @@ export function numberToken(text: string): Found<string>[] {
   return [{ value, index: m.index! + m[0].length - m[1]!.length, length: value.length, plain: value.length < 2 }];
 }
 
+/**
+ * An id as OCR may misread it, put back: in a run mostly of digits a letter O or l/I beside a digit is a digit
+ * ("To08938" is T008938), and a 1 or 0 opening a run of capitals is a letter ("1NV-0042" is INV-0042).
+ */
+export function idAsPrinted(id: string): string {
+  return id.replace(/[\p{L}\d]{3,}/gu, (run) => {
+    const digits = run.replace(/\D/g, '').length;
+    if (digits * 2 > run.length) return run.replace(/[oO](?=\d)|(?<=\d)[oO]/g, '0').replace(/[lI](?=\d)|(?<=\d)[lI]/g, '1');
+    return run.replace(/^[10](?=\p{Lu}{2,}$)/u, (d) => (d === '1' ? 'I' : 'O'));
+  });
+}
+
 /** A generic label opens a cell ("Nr.: 12") or closes one, its value in the next ("Affacturée N°   UC1_20"). */
 const labelLike = (c: FieldCandidate<string>) =>
   cells(c.labelText).some(

@@ -3,6 +3,7 @@ import { detectDecimalSeparator, findAmounts, parseAmount } from '../../../src/e
 import { detectCurrency } from '../../../src/extraction/fields/currency.ts';
 import { findDates, inferDayFirst, parseDate } from '../../../src/extraction/fields/dates.ts';
 import { groupLines } from '../../../src/extraction/fields/layout.ts';
+import { idAsPrinted } from '../../../src/extraction/fields/numbers.ts';
 import { detectPaymentMethod } from '../../../src/extraction/fields/payment.ts';
 import type { PageText } from '../../../src/extraction/types.ts';
 
@@ -95,6 +96,18 @@ describe('amounts', () => {
     expect(parseAmount('1.250', ',')).toBe(1250);
     expect(parseAmount('1.250', '.')).toBe(1.25);
     expect(detectDecimalSeparator('Total 100', ',')).toBe(',');
+  });
+});
+
+describe('ids read by OCR', () => {
+  it('puts back look-alike letters and digits where the run says which they are', () => {
+    expect(idAsPrinted('To08938')).toBe('T008938');
+    expect(idAsPrinted('2024-O117l')).toBe('2024-01171');
+    expect(idAsPrinted('1NV-91324')).toBe('INV-91324');
+    // Letters of a prefix, and runs where letters are most, stay as read.
+    expect(idAsPrinted('OR-12345')).toBe('OR-12345');
+    expect(idAsPrinted('B1A-7')).toBe('B1A-7');
+    expect(idAsPrinted('RE2024-118')).toBe('RE2024-118');
   });
 });
 
