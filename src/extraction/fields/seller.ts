@@ -258,8 +258,8 @@ function nameAbove(doc: InvoiceDoc, line: Line, at: number): string | null {
 /** Evidence of who issues the invoice (the rest says where a name sits on the page). */
 const IDENTITY = new Set(['legal form', 'registered name', 'sender line', 'seller label', 'tax id below', 'domain', 'repeated', 'footer name']);
 
-export function pickSeller(doc: InvoiceDoc): Seller {
-  const cands = sellerCandidates(doc);
+/** The rules' seller; `cands`: the document's seller candidates when the caller has them already. */
+export function pickSeller(doc: InvoiceDoc, cands: SellerCandidate[] = sellerCandidates(doc)): Seller {
   const first = cands[0];
   if (!first || first.score <= 0) return { name: null, confidence: 0, why: [] };
   const best = asWritten(cands, first, (c) => c.score > 0);

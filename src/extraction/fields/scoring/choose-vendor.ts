@@ -20,7 +20,7 @@ export function chooseVendor(doc: InvoiceDoc, model: RankingModel = loadModel('v
   const likely = new Set(cands.filter((_, k) => p[k]! >= p[i]! / 10));
   const best = asWritten(cands, chosen, (c) => likely.has(c));
   const prob = byName.get(sellerKey(chosen.name))!;
-  const ruled = pickSeller(doc);
+  const ruled = pickSeller(doc, cands);
   const evidence = ruled.name !== null && sellerKey(ruled.name) === sellerKey(best.name) ? ruled.confidence : 75;
   return { name: best.name, confidence: Math.max(1, Math.min(99, evidence, Math.round(prob * 100))), why: best.why, line: best.line, at: best.at };
 }
