@@ -1,15 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { equipmentInvoice, type InvoiceSpec, makeInvoicePdf, produceInvoice } from '../fixtures/invoice-documents.ts';
 import { gql, http, startTestApp, type TestApp } from '../helpers/app.ts';
+import { ARTIFACTS, CHROMIUM, launchChromium, offlineContext } from '../helpers/browser.ts';
 
 // A person's path through embed sign-in, in Debian's Chromium driven by playwright-core: the one-time link lands
 // on the tenant's dashboard, which shows that tenant's (and store's) invoices and receives new ones live.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 // CI installs Chromium (.ci/run); elsewhere the suite is skipped when there is none.
 const skip = !existsSync(CHROMIUM) && !process.env.CI;
 
@@ -68,13 +66,10 @@ async function embedUrl(email = 'maria@bistro.example'): Promise<string> {
   return t.base + url.pathname + url.search;
 }
 
-async function newPage(): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
-  page.on('pageerror', (e) => problems.push(e.message));
-  return { page, problems };
+/** A page whose requests may go to the server only (`outside` lists the others, aborted), with its errors. */
+async function newPage(): Promise<{ page: Page; problems: string[]; outside: string[] }> {
+  const { context, outside, problems } = await offlineContext(browser, t.base);
+  return { page: await context.newPage(), problems, outside };
 }
 
 beforeAll(async () => {
@@ -95,7 +90,7 @@ beforeAll(async () => {
   await upload(tenants.bistro, 'hb-2', invoice('Airport Seafood Supply Inc.', 'ASS-118', '2026-11-09'));
   await upload(tenants.diner, 'fd-1', invoice('Faraway Foods Wholesale Inc.', 'FFW-7', '2026-11-10'));
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -106,7 +101,7 @@ afterAll(async () => {
 describe.skipIf(skip)('embed sign-in in a browser', () => {
   test('the link lands on the dashboard; new invoices appear live; other tenants and stores never show', async () => {
     const url = await embedUrl();
-    const { page, problems } = await newPage();
+    const { page, problems, outside } = await newPage();
     const landed = await page.goto(url);
     expect(landed?.status()).toBe(200);
     expect(new URL(page.url()).pathname).toBe('/app/dashboard');
@@ -139,6 +134,7 @@ describe.skipIf(skip)('embed sign-in in a browser', () => {
 
     await page.screenshot({ path: `${ARTIFACTS}dashboard.png`, fullPage: true });
     expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
 
     // The other pages render in the same session (and still only this tenant's store).
     for (const [path, heading] of [
@@ -161,6 +157,7 @@ describe.skipIf(skip)('embed sign-in in a browser', () => {
     await page.waitForURL(/\/app\/invoices\/[0-9a-f-]{36}$/);
     expect(await page.locator('body').innerText()).toContain('Romaine lettuce case');
     expect(problems).toEqual([]);
+    expect(outside).toEqual([]);
     await page.context().close();
   });
 
