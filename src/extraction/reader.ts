@@ -52,8 +52,8 @@ export interface DocumentReader {
   readonly pool: ReadPool;
 }
 
-/** Receipt photos: one column of text, often crumpled or unevenly lit. */
-export const RECEIPT_PREPROCESS: Partial<PreprocessOptions> = { segmentation: 'block', threshold: 'sauvola' };
+/** Receipt photos: one column of large print, often crumpled or unevenly lit (recAspect: see PreprocessOptions). */
+export const RECEIPT_PREPROCESS: Partial<PreprocessOptions> = { segmentation: 'block', threshold: 'sauvola', recAspect: 0.8 };
 
 export function createDocumentReader(options: DocumentReaderOptions = {}): DocumentReader {
   const pool = new ReadPool(options);

@@ -4,8 +4,9 @@
 
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OcrEngine } from '../../../src/extraction/ocr.ts';
+import { DEFAULT_PREPROCESS, type OcrEngine } from '../../../src/extraction/ocr.ts';
 import { createPpOcrEngine } from '../../../src/extraction/ppocr/engine.ts';
+import { createDocumentReader, RECEIPT_PREPROCESS } from '../../../src/extraction/reader.ts';
 
 const ROWS = ['Orange juice, not from concentrate', 'House red wine, Merlot', 'Batch 89709, best before 23-12-2018.'];
 
@@ -30,5 +31,27 @@ describe('PP-OCR small print', () => {
     const squash = (s: string) => s.replace(/\s+/g, '');
     const text = squash(words.map((w) => w.text).join(''));
     for (const row of ROWS) expect(text).toContain(squash(row));
+  });
+});
+
+describe('crop width by kind through the reader', () => {
+  it("reads a receipt at the receipts' width and a scanned invoice at the default, as the engine does", { timeout: 120_000 }, async () => {
+    const image = await smallPrint();
+    const text = (words: { text: string }[]) => words.map((w) => w.text).join(' ');
+    // Receipts' large print is read squeezed (PreprocessOptions.recAspect).
+    expect(RECEIPT_PREPROCESS.recAspect).toBeLessThan(DEFAULT_PREPROCESS.recAspect);
+    const reader = createDocumentReader({ size: 1 });
+    try {
+      for (const [kind, aspect] of [
+        ['receipt', RECEIPT_PREPROCESS.recAspect!],
+        ['invoice', DEFAULT_PREPROCESS.recAspect],
+      ] as const) {
+        const read = await reader.read(image, kind);
+        const direct = await engine.recognizeImage(image, { recAspect: aspect });
+        expect(text(read.pages[0]!.words), kind).toBe(text(direct.words));
+      }
+    } finally {
+      await reader.close();
+    }
   });
 });
