@@ -3,7 +3,7 @@ import { documentLines } from '../../../src/extraction/fields/layout.ts';
 import { chooseReceiptTotals, receiptAmountFinder } from '../../../src/extraction/fields/receipt-totals.ts';
 import { cleanMerchant } from '../../../src/extraction/fields/receipt-merchant.ts';
 import { extractReceiptFields } from '../../../src/extraction/fields/receipt.ts';
-import { fixNameOcr, pickName } from '../../../src/extraction/fields/vendor.ts';
+import { fixNameOcr, nameCandidates, pickName } from '../../../src/extraction/fields/vendor.ts';
 import { page } from './helpers.ts';
 
 const ocr = (lines: string[]) => [page(lines, { source: 'ocr' })];
@@ -152,6 +152,9 @@ describe('receipt merchant', () => {
     expect(r.merchantName).toBe('MAPLE (M) Sdn Bhd');
     const reg = extractReceiptFields(ocr(['KOALA C0. (M) BHD. (555123-K)', '3 FLOOR, KOALA TAMAN JAYA SC', 'TOTAL   12.00']));
     expect(reg.merchantName).toBe('KOALA CO. (M) BHD.');
+    // A company-number label with its number is no name at all.
+    const labelled = nameCandidates(documentLines(ocr(['PINE CAFE', 'OWN BY: RIVERSIDE FOODS SDN BHD', 'CO.NO. (555777-T)', 'TOTAL   12.00'])), 'receipt');
+    expect(labelled.map((c) => c.name).filter((n) => /CO\.NO/.test(n))).toEqual([]);
   });
 
   it('does not reject an upper-case store name holding a word like TOTAL', () => {
