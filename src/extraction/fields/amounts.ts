@@ -26,7 +26,10 @@ const CUR = '(?:RM|EUR|USD|GBP|CHF|MYR|SEK|NOK|DKK|PLN|CZK|CAD|AUD|NZD|SGD|BRL|M
 // Thousands: "." "," "'" "’" or a (thin, no-break) space before exactly three digits.
 const NUM = "(\\d{1,3}(?:(?:[.,'\\u2019\\u00a0\\u202f]|\\s(?=\\d{3}[.,]\\d{2}(?!\\d)))\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
 // Not inside a word or number, except after a multiplication sign OCR glued to it ("1 ctn x9.61", "1 ux41.18").
-const AMOUNT_RE = new RegExp(`(?:(?<![\\w.,/-])|(?<=(?:^|[\\s\\d]|(?<![A-Za-z])[A-Za-z]{1,3})[xX]))(-\\s?)?(\\()?(?:(${CUR})\\s?)?(-\\s?)?${NUM}(?![\\d%]|[.,]\\d|\\s?%)(\\))?(-(?!\\d))?(?:\\s?(${CUR}))?`, 'g');
+const AMOUNT_RE = new RegExp(
+  `(?:(?<![\\w.,/-])|(?<=(?:^|[\\s\\d]|(?<![A-Za-z])[A-Za-z]{1,3})[xX]))(-\\s?)?(\\()?(?:(${CUR})\\s?)?(-\\s?)?${NUM}(?![\\d%]|[.,]\\d|\\s?%)(\\))?(-(?!\\d))?(?:\\s?(${CUR}))?`,
+  'g',
+);
 
 /** Parses the digits of an amount given the document's decimal separator (guessed when absent). */
 export function parseNumber(raw: string, dec?: DecimalSeparator): number | null {
