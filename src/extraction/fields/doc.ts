@@ -25,15 +25,19 @@ export interface InvoiceDoc {
 }
 
 /** OCR reads a German ß as B ("GroBhandel", "StrauB"): a capital B after a small letter, inside or ending a word. */
-const ESZETT_READ_AS_B = /(?<=\p{Ll})B(?![\p{Lu}\d])/u;
+const ESZETT_READ_AS_B = /(?<=\p{Ll})B(?![\p{Lu}\d])/gu;
+
+/** The page was read by OCR (a scan or photo), not from a text layer. */
+export const ocrPage = (pages: readonly PageText[], page: number): boolean => pages.some((p) => p.page === page && p.source === 'ocr');
 
 /** The lines of OCR'd pages with each ß read as B put back (same length: offsets and boxes stay). */
 function eszettBack(lines: Line[], pages: PageText[]): Line[] {
-  const ocr = new Set(pages.filter((p) => p.source === 'ocr').map((p) => p.page));
-  const fix = (s: string) => s.replace(new RegExp(ESZETT_READ_AS_B.source, 'gu'), 'ß');
-  return lines.map((l) =>
-    ocr.has(l.page) && ESZETT_READ_AS_B.test(l.text) ? { ...l, text: fix(l.text), words: l.words.map((w) => ({ ...w, text: fix(w.text) })) } : l,
-  );
+  const fix = (s: string) => s.replace(ESZETT_READ_AS_B, 'ß');
+  return lines.map((l) => {
+    if (!ocrPage(pages, l.page)) return l;
+    const text = fix(l.text);
+    return text === l.text ? l : { ...l, text, words: l.words.map((w) => ({ ...w, text: fix(w.text) })) };
+  });
 }
 
 export function readDoc(pages: PageText[]): InvoiceDoc {

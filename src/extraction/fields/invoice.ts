@@ -2,9 +2,7 @@
 import type { ExtractedInvoiceFields, PageText } from '../types.ts';
 import { amountConfidences, amountsProblem } from './confidence.ts';
 import { detectCurrency } from './currency.ts';
-import { readDoc } from './doc.ts';
-import type { InvoiceDoc } from './doc.ts';
-import type { Line } from './layout.ts';
+import { ocrPage, readDoc } from './doc.ts';
 import { extractLineItems } from './line-items.ts';
 import { idAsPrinted } from './numbers.ts';
 import { addDays, paymentTermDays } from './payment-terms.ts';
@@ -53,7 +51,7 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   const problem = amountsProblem(t, (n) => n.toFixed(2));
   const fields = {
     vendorName: vendor.name,
-    invoiceNumber: number ? (fromOcr(doc, number.line) ? idAsPrinted(number.value) : number.value) : null,
+    invoiceNumber: number ? (ocrPage(pages, number.line.page) ? idAsPrinted(number.value) : number.value) : null,
     invoiceDate: dates.invoice?.value ?? null,
     dueDate: dates.due?.value ?? termDue,
     subtotal: t.subtotal?.value ?? null,
@@ -69,9 +67,6 @@ export function extractSingleInvoice(pages: PageText[]): ExtractedInvoiceFields 
   // Where each value was read: the candidates chosen above (a due date from payment terms has none).
   return { ...fields, evidence: invoiceEvidence(doc, { vendor, number, invoiceDate: dates.invoice, dueDate: dates.due, totals: t }, fields) };
 }
-
-/** The line was read by OCR (a scan or photo), not from a text layer. */
-const fromOcr = (doc: InvoiceDoc, line: Line) => doc.pages.find((p) => p.page === line.page)?.source === 'ocr';
 
 /** All invoices in a document: a multi-vendor PDF yields one record per invoice. */
 export function extractInvoiceFields(pages: PageText[]): ExtractedInvoiceFields[] {

@@ -5,7 +5,7 @@
 import type { Line } from './layout.ts';
 import { mendFromAddress } from './merchant-address.ts';
 import { fixTradeWords, isTradeWord } from './trade-words.ts';
-import { ADDRESS, LEGAL_FORM, nameCandidates } from './vendor.ts';
+import { ADDRESS, BRANCH_NUMBER, LEGAL_FORM, nameCandidates } from './vendor.ts';
 
 /** Document titles, greetings and slip furniture: never the merchant, even in capitals at the top. */
 const NOT_MERCHANT =
@@ -31,8 +31,6 @@ function afterPersonLabel(name: string, line: Line, lines: Line[]): boolean {
 /** A company registration number printed after the name: "(728384-M)", "(1248717-W)", "Co. Reg. 21003B-K". */
 const REG_NUMBER = /\s*[([]?\s*(?:co\.?\s*)?(?:reg(?:istration)?\.?\s*(?:no\.?)?\s*:?\s*)?\d{3,}[\dA-Z]*(?:-[A-Z0-9]{1,2})?\s*[)\]]?\s*$/i;
 
-/** A branch or till number before the name ("#000417 NAME SDN BHD"). */
-const BRANCH_NUMBER = /^\s*#\d+\s+(?=\p{L})/u;
 /** "OWNED BY:", "OPERATED BY" before the company that runs a brand's outlet. */
 const OWNED_BY = /^\s*\(?\s*(?:own(?:ed)?|operated|managed)\s+by\s*:?\s*/i;
 /** A registration number with more after it ("… SB (306295-X) FKA …"): the name ends before it. */
@@ -211,8 +209,8 @@ export function pickMerchant(lines: Line[]): { name: string | null; confidence: 
     const joins = legal && wraps && startsLine(c.name, c.line) && !OWNED_BY.test(c.line.text) && !QUOTED_AFTER_FORM.test(own);
     const first = joins ? firstLines(c.line, lines, words === 0, words <= 1 ? 1.2 : 1.1) : null;
     // A name that stops mid-way ("GARDEN HOME TOOLS &") goes on on the line below.
-    const rest2 = !first && OPEN_END.test(own) ? nameBelow(c.line, lines) : null;
-    const name = first ? `${first} ${own}` : rest2 ? `${own} ${rest2}` : own;
+    const end = !first && OPEN_END.test(own) ? nameBelow(c.line, lines) : null;
+    const name = first ? `${first} ${own}` : end ? `${own} ${end}` : own;
     let score = c.score;
     if (legal) score += 2;
     // The company that runs the shop over a trade name above it ("GREEN LEAF PHARMACY" / "… HEALTHCARE SDN BHD").

@@ -86,13 +86,15 @@ const norm = (s: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '');
 
-/** Scores candidate names on the first page; `mode` receipt favours the very first lines. */
-/**
- * A bracketed registration number ("(555123-K)", "CO. NO. (555123-K)") anywhere, a branch or till number ("#000417")
- * before the name.
- */
-const RECEIPT_IDS = /\s*(?:(?:co(?:mpany)?|reg(?:istration)?)\.?\s?no\.?\s*:?\s*)?[([]\s*\d{4,}\s*-?\s*[A-Z0-9]{0,2}\s*[)\]]\s*|^\s*#\d+\s+(?=\p{L})/giu;
+/** A branch or till number before a receipt's name ("#000417 NAME SDN BHD"). */
+export const BRANCH_NUMBER = /^\s*#\d+\s+(?=\p{L})/u;
+/** A bracketed registration number ("(555123-K)", "CO. NO. (555123-K)") anywhere, or a branch number. */
+const RECEIPT_IDS = new RegExp(
+  `\\s*(?:(?:co(?:mpany)?|reg(?:istration)?)\\.?\\s?no\\.?\\s*:?\\s*)?[([]\\s*\\d{4,}\\s*-?\\s*[A-Z0-9]{0,2}\\s*[)\\]]\\s*|${BRANCH_NUMBER.source}`,
+  'giu',
+);
 
+/** Scores candidate names on the first page; `mode` receipt favours the very first lines. */
 export function nameCandidates(lines: Line[], mode: 'invoice' | 'receipt'): NameCandidate[] {
   const first = lines.filter((l) => l.page === lines[0]?.page);
   if (!first.length) return [];
